@@ -1,0 +1,279 @@
+/* The streaming reader: each type into the struct, line numbers (also past
+ * line 65535), malformed and schema-invalid files as findings, I/O errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../tools/lib/reader.h"
+#include "../../tools/lib/text.h"
+#include "check_suites.h"
+
+#define FIX "tests/fixtures/reader/"
+
+struct found {
+	char rule[32];
+	char question[64];
+	unsigned long line;
+	char msg[512];
+};
+
+struct sink {
+	struct found v[16];
+	int n;
+};
+
+static void on_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+		    const char *question, const char *message)
+{
+	struct sink *s = ctx;
+
+	(void)file;
+	if (s->n >= 16)
+		return;
+	snprintf(s->v[s->n].rule, sizeof(s->v[s->n].rule), "%s", rule);
+	snprintf(s->v[s->n].question, sizeof(s->v[s->n].question), "%s", question ? question : "");
+	snprintf(s->v[s->n].msg, sizeof(s->v[s->n].msg), "%s", message);
+	s->v[s->n].line = line;
+	s->n++;
+}
+
+static xmlSchemaPtr schema;
+
+static void load_schema(void)
+{
+	struct qb_error err = { 0, "" };
+
+	ck_assert_int_eq(qb_schema_load(&schema, &err), 0);
+}
+
+static void free_schema(void)
+{
+	qb_schema_free(schema);
+	schema = NULL;
+}
+
+static struct qb_reader *open_fixture(const char *path, struct sink *s)
+{
+	struct qb_reader_opts o = { schema, 0, on_diag, s };
+	struct qb_error err = { 0, "" };
+	struct qb_reader *r = NULL;
+
+	ck_assert_msg(qb_reader_open(&r, path, &o, &err) == 0, "%s", err.msg);
+	return r;
+}
+
+static const char *plain(const xmlNode *n)
+{
+	static struct qb_buf b;
+
+	qb_buf_clear(&b);
+	qb_text_plain(&b, n);
+	return b.ptr ? b.ptr : "";
+}
+
+START_TEST(reads_every_type)
+{
+	struct sink s = { .n = 0 };
+	struct qb_reader *r = open_fixture(FIX "all-types.xml", &s);
+	const struct qb_question *q;
+	const struct qb_bank_info *b;
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-single");
+	ck_assert_int_eq(q->type, QB_Q_SINGLE);
+	ck_assert_uint_eq(q->line, 9);
+	ck_assert_uint_eq(q->stem_line, 13);
+	ck_assert_str_eq(plain(q->stem), "Which one?");
+	ck_assert_double_eq(q->points_value, 2.0);
+	ck_assert_str_eq(q->source, "fixture");
+	ck_assert_uint_eq(q->ntags, 2);
+	ck_assert_str_eq(q->tags[1], "b");
+	ck_assert_uint_eq(q->noptions, 2);
+	ck_assert_str_eq(q->options[0].id, "A");
+	ck_assert_int_eq(q->options[0].correct, 0);
+	ck_assert_uint_eq(q->options[0].line, 14);
+	ck_assert_uint_eq(q->options[0].rationale_line, 15);
+	ck_assert_str_eq(q->options[1].id, "right");
+	ck_assert_int_eq(q->options[1].correct, 1);
+	ck_assert_str_eq(plain(q->options[1].text), "Second");
+	ck_assert_uint_eq(q->explanation_line, 18);
+	ck_assert_uint_eq(q->ncategories, 1);
+	ck_assert_str_eq(q->categories[0], "Choice");
+	ck_assert_uint_eq(q->npragmas, 1);
+	ck_assert_uint_eq(q->pragmas[0].line, 8);
+	ck_assert_int_eq(q->schema_invalid, 0);
+	b = qb_reader_bank(r);
+	ck_assert_str_eq(b->title, "Reader fixture");
+	ck_assert_str_eq(b->id, "reader-all-types");
+	ck_assert_str_eq(b->lang, "en");
+	ck_assert_ptr_nonnull(b->description);
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-multiple");
+	ck_assert_int_eq(q->type, QB_Q_MULTIPLE);
+	ck_assert_int_eq(q->has_select, 1);
+	ck_assert_int_eq(q->select, 2);
+	ck_assert_int_eq(q->shuffle, 0);
+	ck_assert_int_eq(q->options[1].correct, 1);
+	ck_assert_str_eq(q->options[2].id, "C");
+	ck_assert_uint_eq(q->ncategories, 2);
+	ck_assert_str_eq(q->categories[1], "Nested");
+	ck_assert_uint_eq(q->npragmas, 0);
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-tf");
+	ck_assert_uint_eq(q->ncategories, 0);
+	ck_assert_uint_eq(q->nanswers, 1);
+	ck_assert_str_eq(q->answers[0].value, "false");
+	ck_assert_uint_eq(q->nside_rationales, 2);
+	ck_assert_int_eq(q->side_rationales[0].for_true, 1);
+	ck_assert_int_eq(q->side_rationales[1].for_true, 0);
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-short");
+	ck_assert_int_eq(q->case_sensitive, 1);
+	ck_assert_uint_eq(q->nanswers, 2);
+	ck_assert_str_eq(q->answers[1].value, "DistributedDataParallel");
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-num");
+	ck_assert_str_eq(q->answers[0].tolerance, "0.5");
+	ck_assert_str_eq(q->answers[0].unit, "GB");
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-essay");
+	ck_assert_ptr_nonnull(q->response);
+	ck_assert_ptr_nonnull(q->rubric);
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q-match");
+	ck_assert_uint_eq(q->npairs, 2);
+	ck_assert_str_eq(plain(q->pairs[1].premise), "Pipeline");
+	ck_assert_str_eq(plain(q->pairs[1].response), "Layers");
+	ck_assert_uint_eq(q->ndistractors, 1);
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 0);
+	ck_assert_int_eq(s.n, 0);
+	qb_reader_free(r);
+}
+END_TEST
+
+/* The parser reads ahead, so a fatal error may stop the file before the
+ * questions in front of it are handed out; what matters is the finding. */
+START_TEST(malformed_is_a_finding)
+{
+	struct sink s = { .n = 0 };
+	struct qb_reader *r = open_fixture(FIX "malformed.xml", &s);
+	const struct qb_question *q;
+	int n = 0;
+
+	while (qb_reader_next(r, &q) == 1)
+		n++;
+	ck_assert_int_le(n, 1);
+	ck_assert_int_ge(s.n, 1);
+	ck_assert_str_eq(s.v[0].rule, "xml-syntax");
+	ck_assert_uint_eq(s.v[0].line, 10);
+	ck_assert_ptr_nonnull(strstr(s.v[0].msg, "StartTag"));
+	qb_reader_free(r);
+}
+END_TEST
+
+START_TEST(schema_error_names_line_and_question)
+{
+	struct sink s = { .n = 0 };
+	struct qb_reader *r = open_fixture(FIX "invalid.xml", &s);
+	const struct qb_question *q;
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_int_eq(q->schema_invalid, 0);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "bad-1");
+	ck_assert_int_eq(q->schema_invalid, 1);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "ok-2");
+	ck_assert_int_eq(q->schema_invalid, 0);
+	ck_assert_int_eq(qb_reader_next(r, &q), 0);
+	ck_assert_int_ge(s.n, 1);
+	ck_assert_str_eq(s.v[0].rule, "xml-schema");
+	ck_assert_uint_eq(s.v[0].line, 11);
+	ck_assert_str_eq(s.v[0].question, "bad-1");
+	ck_assert_ptr_nonnull(strstr(s.v[0].msg, "hint"));
+	qb_reader_free(r);
+}
+END_TEST
+
+START_TEST(empty_file_is_a_finding)
+{
+	struct sink s = { .n = 0 };
+	struct qb_reader *r = open_fixture(FIX "empty.xml", &s);
+	const struct qb_question *q;
+
+	ck_assert_int_eq(qb_reader_next(r, &q), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_str_eq(s.v[0].rule, "xml-syntax");
+	ck_assert_uint_eq(s.v[0].line, 1);
+	qb_reader_free(r);
+}
+END_TEST
+
+START_TEST(missing_file_is_an_io_error)
+{
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
+	struct qb_error err = { 0, "" };
+	struct qb_reader *r = NULL;
+
+	ck_assert_int_eq(qb_reader_open(&r, FIX "no-such-file.xml", &o, &err), QB_EIO);
+	ck_assert_ptr_null(r);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no-such-file.xml"));
+	ck_assert_int_eq(qb_reader_open(&r, FIX, &o, &err), QB_EIO);
+}
+END_TEST
+
+/* A question after line 65535 keeps its real line (XML_PARSE_BIG_LINES),
+ * and so does a schema error there. */
+START_TEST(lines_beyond_65535)
+{
+	char path[] = "/tmp/qbank-biglines-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct sink s = { .n = 0 };
+	struct qb_reader *r;
+	const struct qb_question *q;
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	fputs("<?xml version=\"1.0\"?>\n<bank id=\"b\" version=\"1\">\n<title>t</title>\n", f);
+	for (i = 0; i < 70000; i++)
+		fputs("\n", f);
+	/* line 70004 */
+	fputs("<question id=\"far\" type=\"single\">\n<stem>s</stem>\n"
+	      "<option correct=\"true\"><text>a</text></option>\n<bogus/>\n</question>\n</bank>\n", f);
+	fclose(f);
+	r = open_fixture(path, &s);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_uint_eq(q->line, 70004);
+	ck_assert_uint_eq(q->stem_line, 70005);
+	ck_assert_uint_eq(q->options[0].line, 70006);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_uint_eq(s.v[0].line, 70007);
+	qb_reader_free(r);
+	unlink(path);
+}
+END_TEST
+
+Suite *suite_reader(void)
+{
+	Suite *s = suite_create("reader");
+	TCase *tc = tcase_create("reader");
+
+	tcase_add_checked_fixture(tc, load_schema, free_schema);
+	tcase_add_test(tc, reads_every_type);
+	tcase_add_test(tc, malformed_is_a_finding);
+	tcase_add_test(tc, schema_error_names_line_and_question);
+	tcase_add_test(tc, empty_file_is_a_finding);
+	tcase_add_test(tc, missing_file_is_an_io_error);
+	tcase_add_test(tc, lines_beyond_65535);
+	suite_add_tcase(s, tc);
+	return s;
+}

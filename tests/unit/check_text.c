@@ -1,0 +1,65 @@
+#include <string.h>
+
+#include "../../tools/lib/text.h"
+#include "check_suites.h"
+
+static const char *norm(struct qb_buf *b, const char *s)
+{
+	qb_buf_clear(b);
+	ck_assert_int_eq(qb_text_normalize(b, s, strlen(s)), 0);
+	return b->ptr;
+}
+
+START_TEST(normalize_folds)
+{
+	struct qb_buf b = QB_BUF_INIT;
+
+	ck_assert_str_eq(norm(&b, "  Data   Parallelism. "), "data parallelism");
+	ck_assert_str_eq(norm(&b, "data\tparallelism?!"), "data parallelism");
+	/* NFC: e + combining acute equals precomposed e-acute */
+	ck_assert_str_eq(norm(&b, "Caf\x65\xcc\x81"), "caf\xc3\xa9");
+	ck_assert_str_eq(norm(&b, "STRASSE"), "strasse");
+	ck_assert_str_eq(norm(&b, "..."), "");
+	qb_buf_dispose(&b);
+}
+END_TEST
+
+START_TEST(trim_and_hash)
+{
+	size_t n;
+	const char *t = qb_text_trim("\n  abc \t", &n);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(strncmp(t, "abc", 3), 0);
+	ck_assert(qb_hash64("a", 1) != qb_hash64("b", 1));
+	ck_assert(qb_hash64("abc", 3) == qb_hash64("abc", 3));
+}
+END_TEST
+
+START_TEST(plain_text_of_markup)
+{
+	static const char xml[] = "<stem>Use <code>all_reduce</code> and <em>not</em>"
+				  "<img src=\"a.png\" alt=\"diagram\"/><math>x^2</math></stem>";
+	xmlDocPtr doc = xmlReadMemory(xml, (int)strlen(xml), NULL, NULL, 0);
+	struct qb_buf b = QB_BUF_INIT;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(qb_text_plain(&b, xmlDocGetRootElement(doc)), 0);
+	ck_assert_str_eq(b.ptr, "Use all_reduce and notdiagramx^2");
+	ck_assert(!qb_text_is_blank(xmlDocGetRootElement(doc)));
+	qb_buf_dispose(&b);
+	xmlFreeDoc(doc);
+}
+END_TEST
+
+Suite *suite_text(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, normalize_folds);
+	tcase_add_test(tc, trim_and_hash);
+	tcase_add_test(tc, plain_text_of_markup);
+	suite_add_tcase(s, tc);
+	return s;
+}

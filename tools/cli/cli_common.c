@@ -1,0 +1,92 @@
+#include "cli_common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/rules.h"
+#include "cli.h"
+
+int cli_lint_setup_init(struct cli_lint_setup *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (qb_config_new(&s->cfg)) {
+		cli_error("out of memory");
+		return QB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_pct(double *out, const char *arg, const char *opt, const char *cmd)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || v < 0 || v > 100)
+		return cli_usage_error(cmd, "--%s takes a percentage from 0 to 100, not '%s'", opt, arg);
+	*out = v;
+	return 0;
+}
+
+/* --disable a,b / --enable a,b: ids or globs; an id that matches no rule is a usage error. */
+static int set_list(struct qb_config *c, const char *list, int enable, const char *cmd)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return QB_EXIT_USAGE;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		if (!strpbrk(tok, "*?[") && !qb_rule_find(tok) && strncmp(tok, "custom/", 7) != 0) {
+			rc = cli_usage_error(cmd, "unknown rule '%s'; 'qbank rules' lists them", tok);
+			break;
+		}
+		if (qb_config_set_severity(c, tok, QB_SEV_OFF, enable))
+			rc = QB_EXIT_USAGE;
+	}
+	free(copy);
+	return rc;
+}
+
+int cli_lint_setup_option(struct cli_lint_setup *s, const char *name, const char *arg,
+			  const char *cmd)
+{
+	if (strcmp(name, "config") == 0) {
+		s->config_path = arg;
+	} else if (strcmp(name, "no-config") == 0) {
+		s->no_config = 1;
+	} else if (strcmp(name, "max-warnings") == 0) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 0)
+			return cli_usage_error(cmd, "--max-warnings takes a whole number >= 0, not '%s'", arg);
+		s->cfg->max_warnings = v;
+	} else if (strcmp(name, "min-explanation-coverage") == 0) {
+		return parse_pct(&s->cfg->min_explanation_coverage, arg, name, cmd);
+	} else if (strcmp(name, "min-rationale-coverage") == 0) {
+		return parse_pct(&s->cfg->min_rationale_coverage, arg, name, cmd);
+	} else if (strcmp(name, "disable") == 0) {
+		return set_list(s->cfg, arg, 0, cmd);
+	} else if (strcmp(name, "enable") == 0) {
+		return set_list(s->cfg, arg, 1, cmd);
+	}
+	return 0;
+}
+
+int cli_lint_setup_finish(struct cli_lint_setup *s, const char *cmd)
+{
+	(void)s;
+	(void)cmd;
+	return 0;
+}
+
+void cli_lint_setup_dispose(struct cli_lint_setup *s)
+{
+	qb_config_free(s->cfg);
+	s->cfg = NULL;
+}

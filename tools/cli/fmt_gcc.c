@@ -1,0 +1,51 @@
+#include "cli.h"
+
+static const char *const sev_color[] = { "", "\033[1;36m", "\033[1;35m", "\033[1;31m" };
+
+static double pct(size_t a, size_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+void fmt_summary(FILE *out, const struct qb_report *r)
+{
+	const struct qb_lint_stats *s = r->stats;
+	const size_t *c = r->diags->count;
+
+	fprintf(out, "%zu %s, %zu %s: %zu %s, %zu %s", s->files, plural(s->files, "file", "files"),
+		s->questions, plural(s->questions, "question", "questions"),
+		c[QB_SEV_ERROR], plural(c[QB_SEV_ERROR], "error", "errors"),
+		c[QB_SEV_WARNING], plural(c[QB_SEV_WARNING], "warning", "warnings"));
+	if (c[QB_SEV_INFO])
+		fprintf(out, ", %zu %s", c[QB_SEV_INFO], plural(c[QB_SEV_INFO], "info", "infos"));
+	fprintf(out, "; explanations %zu/%zu (%.0f%%), rationales %zu/%zu (%.0f%%)\n",
+		s->explained, s->explainable, pct(s->explained, s->explainable),
+		s->rationales, s->rationalizable, pct(s->rationales, s->rationalizable));
+}
+
+int fmt_gcc(FILE *out, const struct qb_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->diags->n; i++) {
+		const struct qb_diag *d = &r->diags->v[i];
+		const char *file = d->file[0] ? d->file : "qbank";
+
+		if (d->line)
+			fprintf(out, "%s:%lu: ", file, d->line);
+		else
+			fprintf(out, "%s: ", file);
+		if (r->color)
+			fprintf(out, "%s%s:\033[0m ", sev_color[d->severity], qb_severity_name(d->severity));
+		else
+			fprintf(out, "%s: ", qb_severity_name(d->severity));
+		fprintf(out, "%s [%s]\n", d->message, d->rule);
+	}
+	fmt_summary(out, r);
+	return ferror(out) ? -1 : 0;
+}

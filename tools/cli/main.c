@@ -1,0 +1,32 @@
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "../lib/version.h"
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	const struct qb_command *c;
+	int rc;
+
+	if (argc < 2)
+		return cli_usage_error(NULL, "no command given");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		return cmd_help(1, argv + 1);
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("qbank %s\n", QB_VERSION);
+		return QB_EXIT_OK;
+	}
+	if (argv[1][0] == '-')
+		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+	c = qb_command_find(argv[1]);
+	if (!c)
+		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+	LIBXML_TEST_VERSION
+	rc = c->run(argc - 1, argv + 1);
+	xmlCleanupParser();
+	return rc;
+}

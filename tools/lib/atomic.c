@@ -1,0 +1,155 @@
+#include "atomic.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+
+struct qb_atomic {
+	FILE *f;
+	char *path;      /* target, NULL for standard output */
+	char *tmp;       /* temporary file, NULL for standard output */
+};
+
+int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err)
+{
+	struct qb_atomic *a;
+	struct qb_buf t = QB_BUF_INIT;
+	const char *slash;
+	int fd;
+
+	*out = NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return QB_ENOMEM;
+	if (!path || strcmp(path, "-") == 0) {
+		a->f = tmpfile();
+		if (!a->f) {
+			qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
+			free(a);
+			return QB_EIO;
+		}
+		*out = a;
+		return 0;
+	}
+	slash = strrchr(path, '/');
+	if (slash)
+		qb_buf_printf(&t, "%.*s/.%s.tmp-XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		qb_buf_printf(&t, ".%s.tmp-XXXXXX", path);
+	a->path = strdup(path);
+	if (!t.ptr || !a->path) {
+		qb_buf_dispose(&t);
+		free(a->path);
+		free(a);
+		return QB_ENOMEM;
+	}
+	fd = mkstemp(t.ptr);
+	if (fd < 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot create a file in its folder: %s", path,
+			     strerror(errno));
+		qb_buf_dispose(&t);
+		free(a->path);
+		free(a);
+		return QB_EIO;
+	}
+	a->tmp = qb_buf_detach(&t);
+	a->f = fdopen(fd, "wb");
+	if (!a->f) {
+		close(fd);
+		unlink(a->tmp);
+		free(a->tmp);
+		free(a->path);
+		free(a);
+		return QB_EIO;
+	}
+	*out = a;
+	return 0;
+}
+
+FILE *qb_atomic_file(struct qb_atomic *a)
+{
+	return a->f;
+}
+
+const char *qb_atomic_path(const struct qb_atomic *a)
+{
+	return a->path ? a->path : "-";
+}
+
+static void dispose(struct qb_atomic *a)
+{
+	free(a->tmp);
+	free(a->path);
+	free(a);
+}
+
+static int copy_to_stdout(FILE *f, struct qb_error *err)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+		qb_error_set(err, QB_EIO, "cannot read back the spooled output: %s", strerror(errno));
+		return QB_EIO;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (fwrite(buf, 1, n, stdout) != n) {
+			qb_error_set(err, QB_EIO, "standard output: %s", strerror(errno));
+			return QB_EIO;
+		}
+	}
+	if (ferror(f) || fflush(stdout) != 0) {
+		qb_error_set(err, QB_EIO, "standard output: %s", strerror(errno));
+		return QB_EIO;
+	}
+	return 0;
+}
+
+int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
+{
+	mode_t mask;
+	int rc = 0;
+
+	if (!a->path) {
+		rc = copy_to_stdout(a->f, err);
+		fclose(a->f);
+		dispose(a);
+		return rc;
+	}
+	/* the temporary file is 0600; give the output the usual permissions */
+	mask = umask(0);
+	umask(mask);
+	if (ferror(a->f) || fflush(a->f) != 0 || fchmod(fileno(a->f), 0666 & ~mask) != 0 ||
+	    fsync(fileno(a->f)) != 0) {
+		qb_error_set(err, QB_EIO, "%s: write failed: %s", a->path, strerror(errno));
+		rc = QB_EIO;
+	}
+	if (fclose(a->f) != 0 && !rc) {
+		qb_error_set(err, QB_EIO, "%s: write failed: %s", a->path, strerror(errno));
+		rc = QB_EIO;
+	}
+	a->f = NULL;
+	if (!rc && rename(a->tmp, a->path) != 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot replace the file: %s", a->path, strerror(errno));
+		rc = QB_EIO;
+	}
+	if (rc)
+		unlink(a->tmp);
+	dispose(a);
+	return rc;
+}
+
+void qb_atomic_abort(struct qb_atomic *a)
+{
+	if (!a)
+		return;
+	if (a->f)
+		fclose(a->f);
+	if (a->tmp)
+		unlink(a->tmp);
+	dispose(a);
+}

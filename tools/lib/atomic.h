@@ -1,0 +1,24 @@
+/* Atomic output files: everything is written to a temporary file in the
+ * target's folder and renamed over the target only when complete, so a
+ * failed export never leaves a partial file and an older output survives.
+ * With no path, the bytes are spooled and copied to standard output on
+ * commit (nothing is printed when the export fails).
+ * Ownership: qb_atomic_commit and qb_atomic_abort both free the writer. */
+#ifndef QB_ATOMIC_H
+#define QB_ATOMIC_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+struct qb_atomic;
+
+int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err);
+FILE *qb_atomic_file(struct qb_atomic *a);
+const char *qb_atomic_path(const struct qb_atomic *a);   /* target, or "-" */
+/* Flushes, syncs and closes (every result checked), then renames into place. */
+int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err);
+/* Closes and removes the temporary file; accepts NULL. */
+void qb_atomic_abort(struct qb_atomic *a);
+
+#endif

@@ -1,0 +1,111 @@
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+int qb_buf_grow(struct qb_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	size_t cap;
+	char *p;
+
+	if (need < b->len)
+		return QB_ENOMEM;
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need) {
+		if (cap > ((size_t)-1) / 2)
+			return QB_ENOMEM;
+		cap *= 2;
+	}
+	p = realloc(b->ptr, cap);
+	if (!p)
+		return QB_ENOMEM;
+	b->ptr = p;
+	b->cap = cap;
+	return 0;
+}
+
+int qb_buf_add(struct qb_buf *b, const void *data, size_t len)
+{
+	int err = qb_buf_grow(b, len);
+
+	if (err)
+		return err;
+	if (len)
+		memcpy(b->ptr + b->len, data, len);
+	b->len += len;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int qb_buf_adds(struct qb_buf *b, const char *s)
+{
+	return qb_buf_add(b, s, strlen(s));
+}
+
+int qb_buf_addc(struct qb_buf *b, char c)
+{
+	return qb_buf_add(b, &c, 1);
+}
+
+int qb_buf_vprintf(struct qb_buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	int n;
+	int err;
+
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return QB_EINVAL;
+	err = qb_buf_grow(b, (size_t)n);
+	if (err)
+		return err;
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+int qb_buf_printf(struct qb_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = qb_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void qb_buf_clear(struct qb_buf *b)
+{
+	b->len = 0;
+	if (b->ptr)
+		b->ptr[0] = '\0';
+}
+
+char *qb_buf_detach(struct qb_buf *b)
+{
+	char *p = b->ptr;
+
+	if (!p)
+		p = calloc(1, 1);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void qb_buf_dispose(struct qb_buf *b)
+{
+	if (!b)
+		return;
+	free(b->ptr);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,101 @@
+#include "export.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "exporters/exporters.h"
+#include "run.h"
+
+/* Keep this table sorted by name: qb_exporter_find() searches it and a
+ * unit test checks the order. */
+const struct qb_exporter qb_exporters[] = {
+	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0,
+	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
+	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0,
+	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
+	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1,
+	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
+};
+
+const size_t qb_nexporters = sizeof(qb_exporters) / sizeof(qb_exporters[0]);
+
+static int cmp_exporter(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct qb_exporter *)elem)->name);
+}
+
+const struct qb_exporter *qb_exporter_find(const char *name)
+{
+	return bsearch(name, qb_exporters, qb_nexporters, sizeof(qb_exporters[0]), cmp_exporter);
+}
+
+struct export_ctx {
+	const struct qb_exporter *x;
+	void *state;
+};
+
+static int hook_bank(void *ctx, const struct qb_bank_info *b)
+{
+	struct export_ctx *c = ctx;
+
+	return c->x->bank ? c->x->bank(c->state, b) : 0;
+}
+
+static int hook_question(void *ctx, const struct qb_question *q)
+{
+	struct export_ctx *c = ctx;
+
+	return c->x->question(c->state, q);
+}
+
+/* The output must not be one of the inputs: compare device and inode. */
+static int output_is_input(const char *out, const char *const *files, size_t n)
+{
+	struct stat so, si;
+	size_t i;
+
+	if (!out || strcmp(out, "-") == 0 || stat(out, &so) != 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (stat(files[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return (int)i;
+	return -1;
+}
+
+int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
+		  struct qb_lint *l, const char *const *files, size_t nfiles,
+		  struct qb_error *err)
+{
+	struct export_ctx c = { x, NULL };
+	struct qb_run_hooks h = { &c, hook_bank, hook_question, NULL };
+	int rc, i;
+
+	i = output_is_input(o->output, files, nfiles);
+	if (i >= 0) {
+		qb_error_set(err, QB_EINVAL, "%s: the output would overwrite an input bank file; "
+			     "choose another -o", o->output);
+		return QB_EINVAL;
+	}
+	if (x->needs_file && (!o->output || strcmp(o->output, "-") == 0)) {
+		qb_error_set(err, QB_EINVAL, "--to %s writes a %s file: name it with -o FILE%s",
+			     x->name, x->extension, x->extension);
+		return QB_EINVAL;
+	}
+	rc = x->open(&c.state, o, err);
+	if (rc)
+		return rc;
+	rc = qb_run(l, files, nfiles, &h, err);
+	if (!rc && qb_lint_diags(l)->count[QB_SEV_ERROR] > 0) {
+		qb_error_set(err, QB_EREFUSED, "export refused: the bank has %zu error%s; "
+			     "fix them (qbank lint) and export again",
+			     qb_lint_diags(l)->count[QB_SEV_ERROR],
+			     qb_lint_diags(l)->count[QB_SEV_ERROR] == 1 ? "" : "s");
+		rc = QB_EREFUSED;
+	}
+	if (rc) {
+		x->abort(c.state);
+		return rc;
+	}
+	return x->commit(c.state, err);
+}

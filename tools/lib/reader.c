@@ -1,0 +1,951 @@
+#include "reader.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libxml/xmlreader.h>
+
+#include "buf.h"
+#include "text.h"
+
+/* Parser hardening: no network, no DTD loading, no entity substitution
+ * (external entities are never fetched or expanded), CDATA merged into
+ * text, line numbers beyond 65535 kept. */
+#define READER_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES)
+
+/* Chunk arena for the strings of one question: reset, not freed, between
+ * questions, so reading does not allocate per question once warmed up. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct arena {
+	struct arena_chunk *head;
+};
+
+struct pending {
+	const char *rule;
+	unsigned long line;
+	char *msg;
+};
+
+struct category {
+	char *name;
+	unsigned long line;
+};
+
+struct qb_reader {
+	xmlTextReaderPtr xr;
+	char *path;
+	struct qb_reader_opts opts;
+	unsigned long long size;
+
+	struct qb_bank_info bank;
+	char *bank_id, *bank_lang, *bank_title;
+	xmlDocPtr keep;            /* owns the copied bank description */
+
+	struct category *cats;
+	size_t ncats, capcats;
+	const char **catnames;     /* view of cats[].name for the question */
+	size_t category_serial;
+
+	struct qb_question q;
+	struct arena arena;
+	struct qb_option *opts_v;   size_t capopts;
+	struct qb_answer *ans_v;    size_t capans;
+	struct qb_side_rationale *side_v; size_t capside;
+	struct qb_pair *pairs_v;    size_t cappairs;
+	struct qb_distractor *dis_v; size_t capdis;
+	const char **tags_v;        size_t captags;
+
+	struct qb_pragma *pragmas;  size_t npragmas, cappragmas;
+	char **pragma_text;         /* owned copies, same index as pragmas */
+	struct qb_pragma *fpragmas; size_t nfpragmas, capfpragmas;
+
+	/* libxml2 reports errors as it parses, which runs ahead of the node the
+	 * reader is on; errors wait here until the question whose lines they
+	 * fall in has been read, so that they can name it. */
+	struct pending *pend;
+	size_t npend, cappend;
+	int fatal;
+	int done;
+	int advance_with_next;     /* the current node's subtree was consumed */
+	int clear_pragmas_next;
+	size_t capcatnames;
+};
+
+/* ---- arena ---------------------------------------------------------- */
+
+static char *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+
+	n = (n + 7) & ~(size_t)7;
+	while (c && c->cap - c->used < n)
+		c = c->next;
+	if (!c) {
+		size_t cap = n > 4096 ? n : 4096;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		c->next = a->head;
+		a->head = c;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+static char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void arena_reset(struct arena *a)
+{
+	struct arena_chunk *c;
+
+	for (c = a->head; c; c = c->next)
+		c->used = 0;
+}
+
+static void arena_dispose(struct arena *a)
+{
+	struct arena_chunk *c = a->head, *n;
+
+	while (c) {
+		n = c->next;
+		free(c);
+		c = n;
+	}
+	a->head = NULL;
+}
+
+/* ---- small helpers -------------------------------------------------- */
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap * 2 : 8;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * size);
+	if (!p)
+		return QB_ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+static int is_el(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* An attribute's value without copying, when it is one text node (always,
+ * since entity substitution is off and the schema has no entity values). */
+static const char *attr(const xmlNode *n, const char *name)
+{
+	const xmlAttr *a;
+
+	for (a = n->properties; a; a = a->next) {
+		if (a->ns == NULL && strcmp((const char *)a->name, name) == 0) {
+			if (a->children && a->children->type == XML_TEXT_NODE &&
+			    a->children->next == NULL)
+				return (const char *)a->children->content;
+			return "";
+		}
+	}
+	return NULL;
+}
+
+static int parse_bool(const char *s, int dflt)
+{
+	size_t n;
+
+	if (!s)
+		return dflt;
+	s = qb_text_trim(s, &n);
+	if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 1 && *s == '1'))
+		return 1;
+	if ((n == 5 && memcmp(s, "false", 5) == 0) || (n == 1 && *s == '0'))
+		return 0;
+	return dflt;
+}
+
+static unsigned long text_big_line(const xmlNode *t)
+{
+	if (t && t->type == XML_TEXT_NODE && t->line == 65535 && t->psvi)
+		return (unsigned long)(ptrdiff_t)t->psvi;
+	return 0;
+}
+
+static unsigned long count_newlines(const xmlChar *s)
+{
+	unsigned long n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* libxml2 keeps exact lines in element nodes only up to 65535; beyond, with
+ * XML_PARSE_BIG_LINES, text nodes carry the line where they end (in psvi)
+ * and xmlGetLineNo() guesses an element's line from its neighbours, often
+ * one too far. The white space before an element ends on the element's
+ * line; the text after a start tag ends its newline count after it. */
+static unsigned long line_of(const xmlNode *n)
+{
+	unsigned long l;
+	long g;
+
+	if (n->line < 65535)
+		return n->line;
+	if ((l = text_big_line(n->prev)) != 0)
+		return l;
+	if (n->children && (l = text_big_line(n->children)) != 0) {
+		unsigned long nl = count_newlines(n->children->content);
+
+		return l > nl ? l - nl : l;
+	}
+	g = xmlGetLineNo((xmlNodePtr)n);
+	return g > 0 ? (unsigned long)g : 0;
+}
+
+/* The line of the reader's current node, or FALLBACK. */
+static unsigned long line_of_reader_node(struct qb_reader *r, unsigned long fallback)
+{
+	xmlNodePtr n = xmlTextReaderCurrentNode(r->xr);
+	unsigned long l = n ? line_of(n) : 0;
+
+	return l ? l : fallback;
+}
+
+/* The last line of an expanded element: its last child is normally the
+ * white space before the end tag, which ends on the end tag's line. */
+static unsigned long last_line(const xmlNode *n)
+{
+	const xmlNode *c = n->last;
+
+	if (!c)
+		return line_of(n);
+	if (c->type == XML_TEXT_NODE) {
+		unsigned long l = text_big_line(c);
+
+		return l ? l : c->line;
+	}
+	return c->type == XML_ELEMENT_NODE ? last_line(c) + 1 : line_of(n);
+}
+
+static int advance(struct qb_reader *r)
+{
+	int ret;
+
+	if (r->advance_with_next) {
+		r->advance_with_next = 0;
+		ret = xmlTextReaderNext(r->xr);
+	} else {
+		ret = xmlTextReaderRead(r->xr);
+	}
+	return ret;
+}
+
+/* Trimmed text content of a plain-text element, in the arena. */
+static const char *plain(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	const char *s;
+	size_t len;
+	char *out;
+
+	if (n->children && n->children->type == XML_TEXT_NODE && !n->children->next) {
+		s = qb_text_trim((const char *)n->children->content, &len);
+		return arena_strndup(&r->arena, s, len);
+	}
+	if (qb_text_plain(&b, n) != 0) {
+		qb_buf_dispose(&b);
+		return NULL;
+	}
+	s = qb_text_trim(b.ptr ? b.ptr : "", &len);
+	out = arena_strndup(&r->arena, s, len);
+	qb_buf_dispose(&b);
+	return out;
+}
+
+static const char *letter_id(struct qb_reader *r, size_t i)
+{
+	char tmp[16];
+	size_t n = 0, k;
+	char out[16];
+
+	/* bijective base 26: 0 -> A, 25 -> Z, 26 -> AA */
+	i++;
+	while (i > 0 && n < sizeof(tmp)) {
+		i--;
+		tmp[n++] = (char)('A' + i % 26);
+		i /= 26;
+	}
+	for (k = 0; k < n; k++)
+		out[k] = tmp[n - 1 - k];
+	return arena_strndup(&r->arena, out, n);
+}
+
+/* ---- errors --------------------------------------------------------- */
+
+static void on_xml_error(void *ctx, xmlErrorPtr e)
+{
+	struct qb_reader *r = ctx;
+	char msg[1024];
+	size_t n;
+
+	if (!e || e->level == XML_ERR_WARNING)
+		return;
+	if (e->level == XML_ERR_FATAL)
+		r->fatal = 1;
+	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "unknown XML error");
+	n = strlen(msg);
+	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
+		snprintf(msg + n, sizeof(msg) - n, "; XML comments cannot contain '--': write "
+			 "<!-- qbank-disable RULE - reason --> with a single dash");
+	if (grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)))
+		return;
+	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? "xml-schema" : "xml-syntax";
+	r->pend[r->npend].line = e->line > 0 ? (unsigned long)e->line : 0;
+	r->pend[r->npend].msg = strdup(msg);
+	if (r->pend[r->npend].msg)
+		r->npend++;
+}
+
+/* Reports the pending errors up to line HI; those from line LO on name the
+ * question QID. Returns how many fell in [LO, HI]. */
+static unsigned long flush_errors(struct qb_reader *r, unsigned long lo, unsigned long hi,
+				  const char *qid)
+{
+	unsigned long inside = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < r->npend; i++) {
+		struct pending *p = &r->pend[i];
+		int mine = qid && p->line >= lo && p->line <= hi;
+
+		if (p->line > hi) {
+			r->pend[k++] = *p;
+			continue;
+		}
+		inside += mine;
+		if (r->opts.on_diag)
+			r->opts.on_diag(r->opts.diag_ctx, r->path, p->line, p->rule,
+					mine ? qid : NULL, p->msg);
+		free(p->msg);
+	}
+	r->npend = k;
+	return inside;
+}
+
+/* ---- open / free ---------------------------------------------------- */
+
+int qb_reader_open(struct qb_reader **out, const char *path,
+		   const struct qb_reader_opts *opts, struct qb_error *err)
+{
+	struct qb_reader *r;
+	struct stat st;
+	FILE *probe;
+	int rc;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		qb_error_set(err, QB_EIO, "%s: not a regular file; give a bank file or a directory of them", path);
+		return QB_EIO;
+	}
+	probe = fopen(path, "rb");
+	if (!probe) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	fclose(probe);
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return QB_ENOMEM;
+	r->path = strdup(path);
+	r->opts = *opts;
+	r->size = (unsigned long long)st.st_size;
+	r->keep = xmlNewDoc(BAD_CAST "1.0");
+	if (!r->path || !r->keep)
+		goto nomem;
+	r->bank.file = r->path;
+	r->q.file = r->path;
+	r->q.file_index = opts->file_index;
+
+	if (st.st_size == 0) {
+		/* libxml2's message for this case is misleading */
+		r->done = 1;
+		if (opts->on_diag)
+			opts->on_diag(opts->diag_ctx, r->path, 1, "xml-syntax", NULL,
+				      "the file is empty; a bank file holds an XML declaration "
+				      "and a <bank> element (see schema/README.md)");
+		*out = r;
+		return 0;
+	}
+	r->xr = xmlReaderForFile(path, NULL, READER_OPTIONS);
+	if (!r->xr) {
+		qb_error_set(err, QB_EIO, "%s: cannot open for reading", path);
+		qb_reader_free(r);
+		return QB_EIO;
+	}
+	xmlSetStructuredErrorFunc(r, on_xml_error);
+	rc = opts->schema ? xmlTextReaderSetSchema(r->xr, opts->schema) : 0;
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (rc != 0) {
+		qb_error_set(err, QB_EINVAL, "%s: cannot attach the bank schema", path);
+		qb_reader_free(r);
+		return QB_EINVAL;
+	}
+	*out = r;
+	return 0;
+nomem:
+	qb_reader_free(r);
+	return QB_ENOMEM;
+}
+
+static void clear_pragmas(struct qb_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npragmas; i++)
+		free(r->pragma_text[i]);
+	r->npragmas = 0;
+}
+
+void qb_reader_free(struct qb_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	if (r->xr)
+		xmlFreeTextReader(r->xr);
+	for (i = 0; i < r->ncats; i++)
+		free(r->cats[i].name);
+	free(r->cats);
+	free(r->catnames);
+	clear_pragmas(r);
+	free(r->pragmas);
+	free(r->pragma_text);
+	for (i = 0; i < r->nfpragmas; i++)
+		free((char *)r->fpragmas[i].text);
+	free(r->fpragmas);
+	flush_errors(r, 0, 0, NULL);
+	for (i = 0; i < r->npend; i++)
+		free(r->pend[i].msg);
+	free(r->pend);
+	arena_dispose(&r->arena);
+	free(r->opts_v);
+	free(r->ans_v);
+	free(r->side_v);
+	free(r->pairs_v);
+	free(r->dis_v);
+	free(r->tags_v);
+	free(r->bank_id);
+	free(r->bank_lang);
+	free(r->bank_title);
+	if (r->keep)
+		xmlFreeDoc(r->keep);
+	free(r->path);
+	free(r);
+}
+
+const struct qb_bank_info *qb_reader_bank(const struct qb_reader *r)
+{
+	return &r->bank;
+}
+
+unsigned long long qb_reader_size(const struct qb_reader *r)
+{
+	return r->size;
+}
+
+unsigned long long qb_reader_offset(const struct qb_reader *r)
+{
+	long off = r->xr ? xmlTextReaderByteConsumed(r->xr) : 0;
+
+	return off > 0 ? (unsigned long long)off : 0;
+}
+
+/* ---- building a question -------------------------------------------- */
+
+static int add_option(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_option *o;
+	const xmlNode *c;
+	const char *id;
+
+	if (grow((void **)&r->opts_v, &r->capopts, r->q.noptions + 1, sizeof(*o)))
+		return QB_ENOMEM;
+	o = &r->opts_v[r->q.noptions];
+	memset(o, 0, sizeof(*o));
+	o->node = n;
+	o->line = line_of(n);
+	o->correct = parse_bool(attr(n, "correct"), 0);
+	id = attr(n, "id");
+	if (id) {
+		size_t len;
+		const char *t = qb_text_trim(id, &len);
+
+		o->id = arena_strndup(&r->arena, t, len);
+		o->explicit_id = 1;
+	} else {
+		o->id = letter_id(r, r->q.noptions);
+	}
+	if (!o->id)
+		return QB_ENOMEM;
+	for (c = n->children; c; c = c->next) {
+		if (is_el(c, "text") && !o->text) {
+			o->text = c;
+			o->text_line = line_of(c);
+		} else if (is_el(c, "rationale") && !o->rationale) {
+			o->rationale = c;
+			o->rationale_line = line_of(c);
+		}
+	}
+	r->q.noptions++;
+	return 0;
+}
+
+static int add_answer(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_answer *a;
+
+	if (grow((void **)&r->ans_v, &r->capans, r->q.nanswers + 1, sizeof(*a)))
+		return QB_ENOMEM;
+	a = &r->ans_v[r->q.nanswers];
+	a->node = n;
+	a->line = line_of(n);
+	a->value = plain(r, n);
+	a->tolerance = attr(n, "tolerance");
+	a->unit = attr(n, "unit");
+	if (!a->value)
+		return QB_ENOMEM;
+	r->q.nanswers++;
+	return 0;
+}
+
+static int add_side_rationale(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_side_rationale *s;
+	const char *f = attr(n, "for");
+
+	if (grow((void **)&r->side_v, &r->capside, r->q.nside_rationales + 1, sizeof(*s)))
+		return QB_ENOMEM;
+	s = &r->side_v[r->q.nside_rationales];
+	s->node = n;
+	s->line = line_of(n);
+	s->for_true = parse_bool(f, 0);
+	r->q.nside_rationales++;
+	return 0;
+}
+
+static int add_pair(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_pair *p;
+	const xmlNode *c;
+
+	if (grow((void **)&r->pairs_v, &r->cappairs, r->q.npairs + 1, sizeof(*p)))
+		return QB_ENOMEM;
+	p = &r->pairs_v[r->q.npairs];
+	memset(p, 0, sizeof(*p));
+	p->node = n;
+	p->line = line_of(n);
+	for (c = n->children; c; c = c->next) {
+		if (is_el(c, "premise") && !p->premise)
+			p->premise = c;
+		else if (is_el(c, "response") && !p->response)
+			p->response = c;
+	}
+	r->q.npairs++;
+	return 0;
+}
+
+static int add_distractor(struct qb_reader *r, const xmlNode *n)
+{
+	struct qb_distractor *d;
+
+	if (grow((void **)&r->dis_v, &r->capdis, r->q.ndistractors + 1, sizeof(*d)))
+		return QB_ENOMEM;
+	d = &r->dis_v[r->q.ndistractors];
+	d->node = n;
+	d->line = line_of(n);
+	r->q.ndistractors++;
+	return 0;
+}
+
+static int add_tag(struct qb_reader *r, const xmlNode *n)
+{
+	const char *t = plain(r, n);
+
+	if (!t)
+		return QB_ENOMEM;
+	if (grow((void **)&r->tags_v, &r->captags, r->q.ntags + 1, sizeof(*r->tags_v)))
+		return QB_ENOMEM;
+	r->tags_v[r->q.ntags++] = t;
+	return 0;
+}
+
+static int build_question(struct qb_reader *r, const xmlNode *qn)
+{
+	struct qb_question *q = &r->q;
+	const xmlNode *c;
+	const char *s;
+	int err = 0;
+	size_t i;
+
+	q->node = qn;
+	q->line = line_of(qn);
+	q->id = NULL;
+	if ((s = attr(qn, "id"))) {
+		size_t len;
+		const char *t = qb_text_trim(s, &len);
+
+		q->id = arena_strndup(&r->arena, t, len);
+	}
+	q->type_name = attr(qn, "type");
+	q->type = qb_qtype_parse(q->type_name);
+	q->points = attr(qn, "points");
+	q->points_value = 1.0;
+	if (q->points) {
+		char *end;
+		double v = strtod(q->points, &end);
+
+		if (end != q->points)
+			q->points_value = v;
+	}
+	q->shuffle = parse_bool(attr(qn, "shuffle"), 1);
+	s = attr(qn, "select");
+	q->has_select = s != NULL;
+	q->select = s ? strtol(s, NULL, 10) : 0;
+	q->case_sensitive = parse_bool(attr(qn, "case-sensitive"), 0);
+
+	for (c = qn->children; c && !err; c = c->next) {
+		const char *name;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		name = (const char *)c->name;
+		if (strcmp(name, "option") == 0)
+			err = add_option(r, c);
+		else if (strcmp(name, "stem") == 0 && !q->stem) {
+			q->stem = c;
+			q->stem_line = line_of(c);
+		} else if (strcmp(name, "explanation") == 0 && !q->explanation) {
+			q->explanation = c;
+			q->explanation_line = line_of(c);
+		} else if (strcmp(name, "answer") == 0)
+			err = add_answer(r, c);
+		else if (strcmp(name, "rationale") == 0)
+			err = add_side_rationale(r, c);
+		else if (strcmp(name, "pair") == 0)
+			err = add_pair(r, c);
+		else if (strcmp(name, "distractor") == 0)
+			err = add_distractor(r, c);
+		else if (strcmp(name, "tag") == 0)
+			err = add_tag(r, c);
+		else if (strcmp(name, "source") == 0 && !q->source) {
+			q->source = plain(r, c);
+			if (!q->source)
+				err = QB_ENOMEM;
+		} else if (strcmp(name, "response") == 0 && !q->response)
+			q->response = c;
+		else if (strcmp(name, "rubric") == 0 && !q->rubric)
+			q->rubric = c;
+	}
+	if (err)
+		return err;
+
+	q->options = r->opts_v;
+	q->answers = r->ans_v;
+	q->side_rationales = r->side_v;
+	q->pairs = r->pairs_v;
+	q->distractors = r->dis_v;
+	q->tags = r->tags_v;
+
+	for (i = 0; i < r->ncats; i++)
+		r->catnames[i] = r->cats[i].name;
+	q->categories = r->catnames;
+	q->ncategories = r->ncats;
+	q->category_serial = r->category_serial;
+	q->pragmas = r->pragmas;
+	q->npragmas = r->npragmas;
+	return 0;
+}
+
+static void reset_question(struct qb_reader *r)
+{
+	struct qb_question *q = &r->q;
+	const char *file = q->file;
+	size_t fi = q->file_index;
+
+	arena_reset(&r->arena);
+	memset(q, 0, sizeof(*q));
+	q->file = file;
+	q->file_index = fi;
+}
+
+/* ---- the bank element and categories -------------------------------- */
+
+static int push_category(struct qb_reader *r)
+{
+	xmlChar *name = xmlTextReaderGetAttribute(r->xr, BAD_CAST "name");
+	struct category *c;
+
+	if (grow((void **)&r->cats, &r->capcats, r->ncats + 1, sizeof(*c)) ||
+	    grow((void **)&r->catnames, &r->capcatnames, r->ncats + 1, sizeof(char *))) {
+		xmlFree(name);
+		return QB_ENOMEM;
+	}
+	c = &r->cats[r->ncats];
+	c->name = strdup(name ? (const char *)name : "");
+	c->line = line_of_reader_node(r, 0);
+	xmlFree(name);
+	if (!c->name)
+		return QB_ENOMEM;
+	r->ncats++;
+	r->category_serial++;
+	return 0;
+}
+
+static void pop_category(struct qb_reader *r)
+{
+	if (r->ncats == 0)
+		return;
+	free(r->cats[--r->ncats].name);
+	r->category_serial++;
+}
+
+static int read_bank_start(struct qb_reader *r)
+{
+	xmlChar *v;
+
+	v = xmlTextReaderGetAttribute(r->xr, BAD_CAST "id");
+	if (v) {
+		r->bank_id = strdup((const char *)v);
+		xmlFree(v);
+	}
+	v = xmlTextReaderGetAttributeNs(r->xr, BAD_CAST "lang", XML_XML_NAMESPACE);
+	if (v) {
+		r->bank_lang = strdup((const char *)v);
+		xmlFree(v);
+	}
+	r->bank.id = r->bank_id;
+	r->bank.lang = r->bank_lang;
+	r->bank.line = line_of_reader_node(r, 0);
+	return 0;
+}
+
+static int add_comment(struct qb_reader *r)
+{
+	const char *v = (const char *)xmlTextReaderConstValue(r->xr);
+	unsigned long line = line_of_reader_node(r, 0);
+	const char *t;
+	size_t len;
+	char *copy;
+
+	if (!v)
+		return 0;
+	t = qb_text_trim(v, &len);
+	if (len < 6 || strncmp(t, "qbank-", 6) != 0)
+		return 0;
+	copy = malloc(len + 1);
+	if (!copy)
+		return QB_ENOMEM;
+	memcpy(copy, t, len);
+	copy[len] = '\0';
+	if (strncmp(copy, "qbank-disable-file", 18) == 0) {
+		if (grow((void **)&r->fpragmas, &r->capfpragmas, r->nfpragmas + 1,
+			 sizeof(*r->fpragmas))) {
+			free(copy);
+			return QB_ENOMEM;
+		}
+		r->fpragmas[r->nfpragmas].text = copy;
+		r->fpragmas[r->nfpragmas].line = line;
+		r->nfpragmas++;
+		r->bank.file_pragmas = r->fpragmas;
+		r->bank.nfile_pragmas = r->nfpragmas;
+		return 0;
+	}
+	if (grow((void **)&r->pragmas, &r->cappragmas, r->npragmas + 1, sizeof(*r->pragmas))) {
+		free(copy);
+		return QB_ENOMEM;
+	}
+	{
+		size_t cap = r->cappragmas;
+		char **pt = realloc(r->pragma_text, cap * sizeof(*pt));
+
+		if (!pt) {
+			free(copy);
+			return QB_ENOMEM;
+		}
+		r->pragma_text = pt;
+	}
+	r->pragma_text[r->npragmas] = copy;
+	r->pragmas[r->npragmas].text = copy;
+	r->pragmas[r->npragmas].line = line;
+	r->npragmas++;
+	return 0;
+}
+
+/* Expands a bank-level element (title, description) and keeps what is needed. */
+static int read_bank_child(struct qb_reader *r, const char *name)
+{
+	xmlNodePtr n = xmlTextReaderExpand(r->xr);
+
+	if (!n)
+		return 0;
+	if (strcmp(name, "title") == 0 && !r->bank_title) {
+		struct qb_buf b = QB_BUF_INIT;
+		const char *t;
+		size_t len;
+
+		if (qb_text_plain(&b, n) != 0) {
+			qb_buf_dispose(&b);
+			return QB_ENOMEM;
+		}
+		t = qb_text_trim(b.ptr ? b.ptr : "", &len);
+		r->bank_title = strndup(t, len);
+		qb_buf_dispose(&b);
+		if (!r->bank_title)
+			return QB_ENOMEM;
+		r->bank.title = r->bank_title;
+	} else if (strcmp(name, "description") == 0 && !r->bank.description) {
+		xmlNodePtr copy = xmlDocCopyNode(n, r->keep, 1);
+
+		if (!copy)
+			return QB_ENOMEM;
+		xmlDocSetRootElement(r->keep, copy);
+		r->bank.description = copy;
+	}
+	r->advance_with_next = 1;
+	return 0;
+}
+
+/* ---- the main loop -------------------------------------------------- */
+
+static int next_question(struct qb_reader *r, const struct qb_question **out);
+
+/* libxml2's reader relays parser errors wrongly once a schema is plugged
+ * into its SAX handler, so errors are caught with the (thread-local)
+ * structured error handler, set only while the reader works. */
+int qb_reader_next(struct qb_reader *r, const struct qb_question **out)
+{
+	int rc;
+
+	xmlSetStructuredErrorFunc(r, on_xml_error);
+	rc = next_question(r, out);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	return rc;
+}
+
+static int next_question(struct qb_reader *r, const struct qb_question **out)
+{
+	int ret, err;
+
+	*out = NULL;
+	if (r->clear_pragmas_next) {
+		clear_pragmas(r);
+		r->clear_pragmas_next = 0;
+	}
+	if (r->done)
+		return 0;
+	reset_question(r);
+
+	while ((ret = advance(r)) == 1) {
+		int type = xmlTextReaderNodeType(r->xr);
+		int depth = xmlTextReaderDepth(r->xr);
+		const char *name = (const char *)xmlTextReaderConstLocalName(r->xr);
+
+		if (type == XML_READER_TYPE_COMMENT) {
+			if ((err = add_comment(r)))
+				return err;
+			continue;
+		}
+		if (type == XML_READER_TYPE_END_ELEMENT) {
+			if (name && strcmp(name, "category") == 0)
+				pop_category(r);
+			continue;
+		}
+		if (type != XML_READER_TYPE_ELEMENT || !name)
+			continue;
+
+		if (depth == 0) {
+			if (strcmp(name, "bank") == 0)
+				read_bank_start(r);
+			continue;
+		}
+		if (strcmp(name, "category") == 0) {
+			if ((err = push_category(r)))
+				return err;
+			if (xmlTextReaderIsEmptyElement(r->xr))
+				pop_category(r);
+			continue;
+		}
+		if (depth == 1 && (strcmp(name, "title") == 0 || strcmp(name, "description") == 0)) {
+			if ((err = read_bank_child(r, name)))
+				return err;
+			continue;
+		}
+		if (strcmp(name, "question") == 0) {
+			xmlChar *qid = xmlTextReaderGetAttribute(r->xr, BAD_CAST "id");
+			xmlNodePtr qn = xmlTextReaderExpand(r->xr);
+			unsigned long start, end;
+
+			if (!qn) {
+				/* A fatal error stopped the parse somewhere at or after this
+				 * question; the parser may have run ahead past it, so the error
+				 * names no question rather than maybe the wrong one. */
+				xmlFree(qid);
+				break;
+			}
+			xmlFree(qid);
+			if ((err = build_question(r, qn)))
+				return err;
+			start = r->q.line;
+			end = last_line(qn);
+			r->q.schema_invalid = flush_errors(r, start, end, r->q.id) > 0;
+			r->advance_with_next = 1;
+			*out = &r->q;
+			/* Pragmas belong to this question only; they are cleared on the next call. */
+			r->clear_pragmas_next = 1;
+			return 1;
+		}
+	}
+	r->done = 1;
+	flush_errors(r, 0, (unsigned long)-1, NULL);
+	if (ret < 0 && !r->fatal && r->opts.on_diag) {
+		r->opts.on_diag(r->opts.diag_ctx, r->path,
+				(unsigned long)xmlTextReaderGetParserLineNumber(r->xr),
+				"xml-syntax", NULL, "the file could not be parsed");
+	}
+	return 0;
+}

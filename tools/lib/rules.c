@@ -1,0 +1,211 @@
+#include "rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules_impl.h"
+
+/* Keep this table sorted by id (strcmp order): qb_rule_find() searches it
+ * and tests/unit/check_rules.c fails when it is not. Ids are stable: never
+ * rename or reuse one. */
+const struct qb_rule qb_rules[] = {
+	{ "bank-key-position-balance", QB_SEV_INFO,
+	  "correct answers pile up on one option position across the bank",
+	  "When most keys of single-answer questions sit at the same position (say C), test-wise "
+	  "candidates guess that position. The finding names the position and its share.\n"
+	  "Bad: 20 of 30 keys are option C.\nGood: keys spread over A-D roughly evenly.",
+	  NULL, NULL },
+	{ "cue-absolute-terms", QB_SEV_INFO,
+	  "absolute terms (always, never) appear only in distractors",
+	  "Absolute words such as always, never, all, none, only are a cue: test-wise candidates "
+	  "eliminate options containing them. When they appear only in wrong options, the key stands out.\n"
+	  "Bad: distractors 'It always converges', 'It never fails'; key 'It usually converges'.\n"
+	  "Good: no absolute terms, or absolute terms in the key as well.",
+	  NULL, NULL },
+	{ "cue-longest-option", QB_SEV_WARNING,
+	  "the only correct option is clearly the longest",
+	  "Item writers tend to qualify the correct option until it is the longest, and candidates "
+	  "learn to pick the longest option. Flagged when the single key is at least 1.5 times as long "
+	  "as the longest distractor (plain text, in characters).\n"
+	  "Bad: key 'Gradient compression, which quantises or sparsifies gradients before the all-reduce' "
+	  "against one-word distractors.\nGood: options of similar length.",
+	  NULL, NULL },
+	{ "explanation-coverage", QB_SEV_ERROR,
+	  "explanation or rationale coverage is below the configured minimum",
+	  "Reported once per run when --min-explanation-coverage or --min-rationale-coverage (or the "
+	  "configuration file) sets a threshold the bank does not reach.\n"
+	  "Bad: --min-explanation-coverage 100 with 29 of 31 questions explained.\n"
+	  "Good: every question has an <explanation>.",
+	  NULL, NULL },
+	{ "explanation-missing", QB_SEV_WARNING,
+	  "a question has no explanation",
+	  "The explanation is the general feedback shown after the attempt and the teacher's note in "
+	  "printed answer keys. Questions without one teach nothing when answered wrongly.\n"
+	  "Bad: <question ...><stem>...</stem><option>...</option></question>\n"
+	  "Good: ...<explanation>Ring all-reduce sends 2(N-1)/N of the data per worker.</explanation>",
+	  NULL, NULL },
+	{ "id-duplicate", QB_SEV_ERROR,
+	  "a question id is used twice (names the first place)",
+	  "Question ids identify questions across exports (QTI identifiers, Moodle idnumbers) and must "
+	  "be unique across every file linted together. The finding names the first use.\n"
+	  "Bad: two <question id=\"pt-dist-01\">.\nGood: pt-dist-01 and pt-dist-02.",
+	  NULL, NULL },
+	{ "key-all-correct", QB_SEV_WARNING,
+	  "every option of a multiple-answer question is correct",
+	  "A multiple-answer question whose options are all correct rewards selecting everything and "
+	  "cannot be scored with negative marks.\n"
+	  "Bad: four options, all correct=\"true\".\nGood: at least one wrong option.",
+	  NULL, NULL },
+	{ "key-missing", QB_SEV_ERROR,
+	  "a choice question has no correct option",
+	  "Single and multiple questions need at least one option with correct=\"true\"; without it "
+	  "every export scores every answer as wrong.\n"
+	  "Bad: <option><text>DDP</text></option> ... with no correct option.\n"
+	  "Good: <option correct=\"true\"><text>DDP</text></option>",
+	  NULL, NULL },
+	{ "key-multiple", QB_SEV_ERROR,
+	  "a single-answer question has more than one correct option",
+	  "type=\"single\" allows exactly one correct option. Use type=\"multiple\" when several are correct.\n"
+	  "Bad: type=\"single\" with two correct=\"true\".\nGood: type=\"multiple\" select=\"2\".",
+	  NULL, NULL },
+	{ "key-rationale-conflict", QB_SEV_ERROR,
+	  "a rationale contradicts the key (Correct on a wrong option, or the reverse)",
+	  "A rationale that opens with Correct/Right/Yes on a wrong option, or with Incorrect/Wrong/No "
+	  "on a correct one, means the key or the feedback is wrong.\n"
+	  "Bad: <option><text>Data shuffling</text><rationale>Correct. ...</rationale></option>\n"
+	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
+	  NULL, NULL },
+	{ "key-select-mismatch", QB_SEV_ERROR,
+	  "select, or 'Select N' in the stem, disagrees with the number of correct options",
+	  "The select attribute and wording such as 'Select 3', 'choose two' or 'Pick 2' in the stem "
+	  "promise a number of correct options; it must equal the number marked correct. "
+	  "'(Select all that apply)' promises no number.\n"
+	  "Bad: select=\"3\" with two correct options.\nGood: select=\"3\" with three correct options.",
+	  NULL, NULL },
+	{ "option-all-of-the-above", QB_SEV_WARNING,
+	  "an option says 'all of the above'",
+	  "'All of the above' can be answered from partial knowledge (two true options suffice) and "
+	  "breaks when options are shuffled.\n"
+	  "Bad: <option><text>All of the above</text></option>\n"
+	  "Good: a multiple-answer question, or a fourth plausible option.",
+	  NULL, NULL },
+	{ "option-count", QB_SEV_WARNING,
+	  "fewer than 3 or more than 6 options (fewer than 2 is an error)",
+	  "Three to six options balance guessing against reading load. Fewer than two options cannot "
+	  "be a choice question and is always an error.\n"
+	  "Bad: a single-answer question with two options.\nGood: four options.",
+	  NULL, NULL },
+	{ "option-duplicate", QB_SEV_ERROR,
+	  "two options of one question are equal after normalisation",
+	  "Options are compared after markup is stripped, Unicode NFC normalisation, case folding, "
+	  "white-space collapsing and dropping trailing punctuation.\n"
+	  "Bad: 'Data parallelism' and 'data parallelism.'\nGood: distinct options.",
+	  NULL, NULL },
+	{ "option-letter-reference", QB_SEV_WARNING,
+	  "an option names other options by letter in a shuffled question",
+	  "'Both A and C' stops making sense once options are shuffled (shuffle defaults to true).\n"
+	  "Bad: <option><text>Both A and C</text></option>\n"
+	  "Good: shuffle=\"false\" on the question, or a multiple-answer question.",
+	  NULL, NULL },
+	{ "option-near-duplicate", QB_SEV_WARNING,
+	  "two options are nearly equal",
+	  "Options whose normalised texts are very similar (edit similarity of 0.9 or more) are usually "
+	  "a copy-paste slip. Options that differ in a number ('2 bytes' and '4 bytes', '10 mg' and "
+	  "'100 mg') are not flagged.\n"
+	  "Bad: 'Synchronous update' and 'Synchronous updates'.\nGood: 'Synchronous updates' and 'Asynchronous updates' of different meaning, or clearly different options.",
+	  NULL, NULL },
+	{ "option-none-of-the-above", QB_SEV_WARNING,
+	  "an option says 'none of the above'",
+	  "'None of the above' tests only that the candidate can recognise wrong answers, and breaks "
+	  "when options are shuffled.\n"
+	  "Bad: <option><text>None of the above</text></option>\nGood: a fourth plausible option.",
+	  NULL, NULL },
+	{ "option-set-reused", QB_SEV_INFO,
+	  "the same option set appears under a different stem",
+	  "Reusing an option set is fine when the stems ask genuinely different questions; the finding "
+	  "names the other place so that an author can check.\n"
+	  "Bad: two questions with the same four parallelism options asking the same thing in other words.\n"
+	  "Good: the same options, different questions with different keys.",
+	  NULL, NULL },
+	{ "question-duplicate", QB_SEV_ERROR,
+	  "two questions have the same normalised stem and the same option set",
+	  "A question that appears twice (same stem, same options in any order) skews exams drawn "
+	  "from the bank. The finding names the other place.\n"
+	  "Bad: the same question in two files.\nGood: one copy.",
+	  NULL, NULL },
+	{ "rationale-missing", QB_SEV_WARNING,
+	  "options without a rationale (one finding per question, naming them)",
+	  "A rationale per option explains why it is right or wrong; Moodle shows it as the answer's "
+	  "feedback and QTI as choice feedback.\n"
+	  "Bad: <option><text>Data shuffling</text></option>\n"
+	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
+	  NULL, NULL },
+	{ "stem-duplicate", QB_SEV_WARNING,
+	  "the same normalised stem as another question, with different options",
+	  "Two questions asking the same thing with different options are usually an old and a new "
+	  "version of one question. The finding names the other place.\n"
+	  "Bad: two questions with the stem 'What does DDP replicate?'.\nGood: one question.",
+	  NULL, NULL },
+	{ "stem-negative-unemphasized", QB_SEV_WARNING,
+	  "NOT, EXCEPT or LEAST in the lead-in is neither upper case nor emphasised",
+	  "Candidates overlook negatives. In the stem's last sentence (the lead-in) write them in upper "
+	  "case or inside <em> or <strong>.\n"
+	  "Bad: Which of these is not a collective?\n"
+	  "Good: Which of these is NOT a collective?",
+	  NULL, NULL },
+	{ "suppression-unused", QB_SEV_WARNING,
+	  "an inline suppression suppresses nothing",
+	  "A <!-- qbank-disable RULE -- reason --> comment before a question, or a qbank-disable-file "
+	  "comment, that matches no finding is stale and hides future problems.\n"
+	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
+	  "Good: remove the comment.",
+	  NULL, NULL },
+	{ "target-moodle-fraction", QB_SEV_WARNING,
+	  "a score split that Moodle's importer rejects",
+	  "Moodle accepts only grade fractions from a fixed list (100, 90, 83.33333, 80, 75, 70, "
+	  "66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0 "
+	  "and the negatives). A multiple-answer question whose correct count (or wrong count, for "
+	  "negative marks) has no listed share cannot be exported to Moodle.\n"
+	  "Bad: 7 correct options (100/7 = 14.28571 is listed, but 13 wrong options have no share).\n"
+	  "Good: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 or 20 correct options.",
+	  NULL, NULL },
+	{ "text-empty", QB_SEV_ERROR,
+	  "a stem, option text or answer is empty or only white space",
+	  "An empty stem or option prints as a blank and imports as a broken question.\n"
+	  "Bad: <stem></stem>\nGood: <stem>Which technique reduces traffic?</stem>",
+	  NULL, NULL },
+	{ "type-shape", QB_SEV_ERROR,
+	  "the body does not fit the question's type",
+	  "XSD 1.0 cannot tie content to an attribute value, so the linter checks it: options belong "
+	  "to single and multiple, answers to truefalse, short and numeric, pairs to matching, "
+	  "response and rubric to essay; select only on multiple.\n"
+	  "Bad: <question type=\"short\"> with <option> children.\n"
+	  "Good: <question type=\"short\"><stem>...</stem><answer>DDP</answer></question>",
+	  NULL, NULL },
+	{ "xml-schema", QB_SEV_ERROR,
+	  "the file does not follow schema/qbank.xsd",
+	  "Elements, attributes and their order must follow the bank schema; the message is the "
+	  "validator's, with the line of the offending element.\n"
+	  "Bad: <option><rationale>...</rationale></option> (no text).\n"
+	  "Good: <option><text>...</text><rationale>...</rationale></option>",
+	  NULL, NULL },
+	{ "xml-syntax", QB_SEV_ERROR,
+	  "the file is not well-formed XML",
+	  "The parser stops at the first well-formedness error; nothing after it is checked.\n"
+	  "Bad: <stem>a < b</stem>\nGood: <stem>a &lt; b</stem>",
+	  NULL, NULL },
+};
+
+const size_t qb_nrules = sizeof(qb_rules) / sizeof(qb_rules[0]);
+
+static int cmp_rule(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct qb_rule *)elem)->id);
+}
+
+const struct qb_rule *qb_rule_find(const char *id)
+{
+	if (!id)
+		return NULL;
+	return bsearch(id, qb_rules, qb_nrules, sizeof(qb_rules[0]), cmp_rule);
+}

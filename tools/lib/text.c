@@ -1,0 +1,197 @@
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
+#include "error.h"
+
+static int is_xml_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+const char *qb_text_trim(const char *s, size_t *len)
+{
+	size_t n;
+
+	while (is_xml_space((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && is_xml_space((unsigned char)s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+static int is_block(const xmlNode *n)
+{
+	static const char *const blocks[] = { "p", "pre", "ul", "ol", "li", "br", NULL };
+	int i;
+
+	for (i = 0; blocks[i]; i++)
+		if (strcmp((const char *)n->name, blocks[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int plain_children(struct qb_buf *out, const xmlNode *n, int depth)
+{
+	const xmlNode *c;
+	int err = 0;
+
+	if (depth > 256)  /* the schema nests far less; guard hostile trees */
+		return 0;
+	for (c = n->children; c && !err; c = c->next) {
+		switch (c->type) {
+		case XML_TEXT_NODE:
+		case XML_CDATA_SECTION_NODE:
+			if (c->content)
+				err = qb_buf_adds(out, (const char *)c->content);
+			break;
+		case XML_ELEMENT_NODE:
+			if (strcmp((const char *)c->name, "img") == 0) {
+				xmlChar *alt = xmlGetProp((xmlNodePtr)c, BAD_CAST "alt");
+
+				if (alt)
+					err = qb_buf_adds(out, (const char *)alt);
+				xmlFree(alt);
+				break;
+			}
+			if (is_block(c))
+				err = qb_buf_addc(out, ' ');
+			if (!err)
+				err = plain_children(out, c, depth + 1);
+			if (!err && is_block(c))
+				err = qb_buf_addc(out, ' ');
+			break;
+		default:
+			break;
+		}
+	}
+	return err;
+}
+
+int qb_text_plain(struct qb_buf *out, const xmlNode *n)
+{
+	int err;
+
+	if (!n)
+		return 0;
+	err = qb_buf_grow(out, 0);
+	if (err)
+		return err;
+	return plain_children(out, n, 0);
+}
+
+static int blank_children(const xmlNode *n, int depth)
+{
+	const xmlNode *c;
+	const char *s;
+
+	if (depth > 256)
+		return 0;
+	for (c = n->children; c; c = c->next) {
+		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+			for (s = (const char *)c->content; s && *s; s++)
+				if (!is_xml_space((unsigned char)*s))
+					return 0;
+		} else if (c->type == XML_ELEMENT_NODE) {
+			if (strcmp((const char *)c->name, "img") == 0)
+				return 0;
+			if (!blank_children(c, depth + 1))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int qb_text_is_blank(const xmlNode *n)
+{
+	return !n || blank_children(n, 0);
+}
+
+static int is_trailing_punct(unsigned char c)
+{
+	return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?';
+}
+
+int qb_text_normalize(struct qb_buf *out, const char *s, size_t len)
+{
+	utf8proc_uint8_t *mapped = NULL;
+	utf8proc_ssize_t n;
+	size_t i, start;
+	int space = 0, err;
+
+	n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &mapped,
+			 UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+	if (n < 0) {
+		/* Not valid UTF-8 (cannot come from libxml2): compare the bytes as they are. */
+		mapped = NULL;
+	}
+	err = qb_buf_grow(out, n >= 0 ? (size_t)n : len);
+	if (err) {
+		free(mapped);
+		return err;
+	}
+	start = out->len;
+	{
+		const unsigned char *p = n >= 0 ? mapped : (const unsigned char *)s;
+		size_t m = n >= 0 ? (size_t)n : len;
+
+		for (i = 0; i < m; i++) {
+			unsigned char c = p[i];
+
+			if (is_xml_space(c)) {
+				space = 1;
+				continue;
+			}
+			if (space && out->len > start)
+				out->ptr[out->len++] = ' ';
+			space = 0;
+			out->ptr[out->len++] = (char)c;
+		}
+	}
+	while (out->len > start && is_trailing_punct((unsigned char)out->ptr[out->len - 1]))
+		out->len--;
+	while (out->len > start && out->ptr[out->len - 1] == ' ')
+		out->len--;
+	out->ptr[out->len] = '\0';
+	free(mapped);
+	return 0;
+}
+
+int qb_text_norm_node(struct qb_buf *out, const xmlNode *n)
+{
+	struct qb_buf tmp = QB_BUF_INIT;
+	int err;
+
+	qb_buf_clear(out);
+	err = qb_text_plain(&tmp, n);
+	if (!err)
+		err = qb_text_normalize(out, tmp.ptr ? tmp.ptr : "", tmp.len);
+	else
+		err = qb_buf_grow(out, 0);
+	qb_buf_dispose(&tmp);
+	return err;
+}
+
+uint64_t qb_hash64(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	/* splitmix64 finaliser: spreads FNV's weak low bits */
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return h;
+}

@@ -1,0 +1,36 @@
+/* Text utilities over rich-text nodes: plain text, normalisation, hashing.
+ * Ownership: results go into the caller's qb_buf; nothing is kept. */
+#ifndef QB_TEXT_H
+#define QB_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libxml/tree.h>
+
+#include "buf.h"
+
+/* Skips XML white space at both ends; returns the start, sets *len. */
+const char *qb_text_trim(const char *s, size_t *len);
+
+/* Appends the plain text of a rich-text element: markup dropped, math kept
+ * as its TeX source, img as its alt text, br and block boundaries as a
+ * space. */
+int qb_text_plain(struct qb_buf *out, const xmlNode *n);
+
+/* 1 when the element holds no text at all (only white space, or nothing);
+ * an img or math counts as content. */
+int qb_text_is_blank(const xmlNode *n);
+
+/* Appends the normalised form of UTF-8 text S: Unicode NFC, case folded,
+ * white space collapsed to single spaces and trimmed, trailing punctuation
+ * (. , ; : ! ?) dropped. The form option-duplicate and friends compare. */
+int qb_text_normalize(struct qb_buf *out, const char *s, size_t len);
+
+/* qb_text_plain followed by qb_text_normalize (OUT is cleared first). */
+int qb_text_norm_node(struct qb_buf *out, const xmlNode *n);
+
+/* 64-bit hash of bytes (FNV-1a with a final avalanche). */
+uint64_t qb_hash64(const void *p, size_t n);
+
+#endif
