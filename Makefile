@@ -16,11 +16,12 @@ SANITIZE ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
+# BUILD is where products go; give each concurrent build its own (BUILD=build/x).
 ifeq ($(SANITIZE),1)
-BUILD   := build/sanitize
+BUILD   ?= build/sanitize
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
-BUILD   := build
+BUILD   ?= build
 SANFLAGS :=
 endif
 
@@ -58,6 +59,7 @@ LIB_SRCS := \
 	tools/lib/model.c \
 	tools/lib/paths.c \
 	tools/lib/reader.c \
+	tools/lib/richtext.c \
 	tools/lib/rules.c \
 	tools/lib/rules/rule_digest.c \
 	tools/lib/rules/rule_user.c \

@@ -1,0 +1,37 @@
+/* Rendering the bank's rich-text markup as (X)HTML through a libxml2
+ * xmlTextWriter, for every exporter that emits HTML (Moodle's question
+ * text, QTI's itemBody). Escaping is the writer's: nothing is pasted.
+ * Ownership: nothing is kept; the writer and buffers are the caller's. */
+#ifndef QB_RICHTEXT_H
+#define QB_RICHTEXT_H
+
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
+
+#include "buf.h"
+
+enum qb_math_mode {
+	QB_MATH_TEX,       /* \( ... \) and \[ ... \] for MathJax (Moodle's filter) */
+	QB_MATH_TEX_SPAN   /* the same inside <span class="math"> / <div class="math"> */
+};
+
+struct qb_rich_opts {
+	enum qb_math_mode math;
+	/* Maps an img src from the bank to the URL to write (e.g. Moodle's
+	 * @@PLUGINFILE@@/name); NULL keeps it. The result is used at once. */
+	const char *(*img_src)(void *ctx, const char *src);
+	void *img_ctx;
+};
+
+/* Writes the children of rich-text element N (stem, text, rationale, ...).
+ * W must have an element open: libxml2's writer escapes text only there. */
+int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* The same, as an HTML string appended to OUT. */
+int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* 1 when N holds block markup (p, pre, ul, ol) and so must not be wrapped
+ * in an inline-only container such as <p>. */
+int qb_rich_has_blocks(const xmlNode *n);
+
+#endif
