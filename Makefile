@@ -28,7 +28,7 @@ endif
 PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive
 ifeq ($(QB_INNER),1)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lm
 CHECK_CFLAGS := $(shell pkg-config --cflags check)
 CHECK_LIBS   := $(shell pkg-config --libs check)
 endif
@@ -57,6 +57,7 @@ LIB_SRCS := \
 	tools/lib/exporters/export_qti21.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \
+	tools/lib/moodle_grades.c \
 	tools/lib/paths.c \
 	tools/lib/reader.c \
 	tools/lib/richtext.c \
