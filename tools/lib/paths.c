@@ -31,6 +31,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct slot {
+	const char *s;
+	size_t pos;
+};
+
+/* By string, then by position: the first occurrence sorts first. */
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 static int has_xml_ext(const char *name)
 {
 	size_t n = strlen(name);
@@ -76,7 +92,7 @@ static int walk(struct qb_paths *p, size_t *cap, const char *dir, int depth,
 int qb_paths_expand(struct qb_paths *out, const char *const *args, size_t nargs,
 		    struct qb_error *err)
 {
-	size_t cap = 0, i, j, k;
+	size_t cap = 0, i, k;
 	int rc = 0;
 
 	out->v = NULL;
@@ -105,16 +121,34 @@ int qb_paths_expand(struct qb_paths *out, const char *const *args, size_t nargs,
 		qb_paths_dispose(out);
 		return rc;
 	}
-	/* drop repeats, keeping the first occurrence */
-	for (i = 0, k = 0; i < out->n; i++) {
-		for (j = 0; j < k; j++)
-			if (strcmp(out->v[j], out->v[i]) == 0)
-				break;
-		if (j < k)
-			free(out->v[i]);
-		else
-			out->v[k++] = out->v[i];
+	/* drop repeats, keeping the first occurrence (sort a copy: no n^2) */
+	if (out->n > 1) {
+		struct slot *idx = malloc(out->n * sizeof(*idx));
+
+		if (!idx) {
+			qb_paths_dispose(out);
+			return QB_ENOMEM;
+		}
+		for (i = 0; i < out->n; i++) {
+			idx[i].s = out->v[i];
+			idx[i].pos = i;
+		}
+		qsort(idx, out->n, sizeof(*idx), cmp_slot);
+		/* compare every neighbour before freeing anything */
+		for (i = out->n - 1; i > 0; i--)
+			if (strcmp(idx[i].s, idx[i - 1].s) == 0)
+				idx[i].s = NULL;
+		for (i = 1; i < out->n; i++) {
+			if (!idx[i].s) {
+				free(out->v[idx[i].pos]);
+				out->v[idx[i].pos] = NULL;
+			}
+		}
+		free(idx);
 	}
+	for (i = 0, k = 0; i < out->n; i++)
+		if (out->v[i])
+			out->v[k++] = out->v[i];
 	out->n = k;
 	return 0;
 }
