@@ -55,6 +55,8 @@ LIB_SRCS := \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_qti21.c \
+	tools/lib/exporters/moodle_write.c \
+	tools/lib/imgpath.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
@@ -62,17 +64,28 @@ LIB_SRCS := \
 	tools/lib/reader.c \
 	tools/lib/richtext.c \
 	tools/lib/rules.c \
+	tools/lib/rules/rule_common.c \
+	tools/lib/rules/rule_coverage.c \
+	tools/lib/rules/rule_cues.c \
 	tools/lib/rules/rule_digest.c \
+	tools/lib/rules/rule_img.c \
+	tools/lib/rules/rule_keys.c \
+	tools/lib/rules/rule_options.c \
+	tools/lib/rules/rule_shape.c \
+	tools/lib/rules/rule_stem.c \
 	tools/lib/rules/rule_user.c \
 	tools/lib/run.c \
 	tools/lib/schema.c \
+	tools/lib/stats.c \
 	tools/lib/text.c
 
 CLI_SRCS := \
 	tools/cli/cli_common.c \
 	tools/cli/cmd_export.c \
 	tools/cli/cmd_lint.c \
+	tools/cli/cmd_new.c \
 	tools/cli/cmd_rules.c \
+	tools/cli/cmd_stats.c \
 	tools/cli/commands.c \
 	tools/cli/fmt_gcc.c \
 	tools/cli/fmt_github.c \
@@ -80,7 +93,9 @@ CLI_SRCS := \
 	tools/cli/fmt_junit.c \
 	tools/cli/fmt_sarif.c \
 	tools/cli/format.c \
-	tools/cli/main.c
+	tools/cli/json_writer.c \
+	tools/cli/main.c \
+	tools/cli/progress.c
 
 UNIT_SRCS := \
 	tests/unit/check_main.c \
@@ -89,7 +104,7 @@ UNIT_SRCS := \
 	tests/unit/check_text.c
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/qbank_xsd.o
-CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/starter_xml.o
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 # the unit tests also see the command line's tables (everything but main)
 CLI_LIB_OBJS := $(filter-out $(BUILD)/obj/tools/cli/main.o,$(CLI_OBJS))
@@ -184,3 +199,190 @@ $(UNIT): $(UNIT_OBJS) $(CLI_LIB_OBJS) $(LIBQBANK)
 		$(PKG_LIBS) $(CHECK_LIBS)
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+# ---- benchmark (not installed; see README "Performance") -------------------
+#
+#   make bench                      100,000 questions
+#   make bench BENCH_N=1000000      a million (about 1.6 GB of XML)
+#   make bench BENCH_RUNS=1         one run per step instead of the best of 3
+#
+# Builds qbank, the bank generator (tools/bench/gen.c) and the timing wrapper
+# (tools/bench/rusage.c), generates $(BENCH_DIR)/bank-N.xml once (seeded: the
+# same N gives the same file) and runs tools/bench/bench.sh, which prints a
+# Markdown table of wall time, ratio to xmllint --stream and peak RSS.
+# Exports are written into $(BENCH_DIR) and deleted after each run.
+
+BENCH_N    ?= 100000
+BENCH_RUNS ?= 3
+BENCH_DIR  ?= build/bench
+BENCH_GEN  := $(BUILD)/bench-tools/qbank-gen
+BENCH_RUSAGE := $(BUILD)/bench-tools/qbank-rusage
+
+.PHONY: bench _bench
+
+bench: setup
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _bench
+
+_bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_DIR)/bank-$(BENCH_N).xml
+	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) RUNS=$(BENCH_RUNS) OUT=$(BENCH_DIR) \
+		tools/bench/bench.sh $(BENCH_DIR)/bank-$(BENCH_N).xml
+
+$(BENCH_DIR)/bank-%.xml: $(BENCH_GEN)
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)$(BENCH_GEN) -n $* -o $@.tmp && mv $@.tmp $@
+
+$(BENCH_GEN): $(BUILD)/obj/tools/bench/gen.o
+	@echo "  LD      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
+	@echo "  LD      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $<
+
+# ---- hardening: fuzzing, static analysis, valgrind --------------------------
+#
+#   make fuzz FUZZ_SECONDS=60   replays tests/fuzz/regressions/, then runs each
+#                               libFuzzer harness (reader, moodle, qti21,
+#                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
+#   make check-static           cppcheck and clang-tidy over tools/ (.clang-tidy)
+#   make valgrind               command-line, golden and hostile tests, and the
+#                               unit tests, under valgrind memcheck
+#
+# The harnesses need clang with compiler-rt (libFuzzer, ASan, UBSan); the
+# library is compiled again with clang into $(BUILD)/fuzz. These targets
+# install their own tools (tools/setup.sh hardening).
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= reader moodle qti21 markdown
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# no -Werror here: the warnings gate is the gcc build; clang may warn differently
+FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra \
+	-MMD -MP $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
+
+.PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
+
+fuzz: setup
+	$(Q)tools/setup.sh hardening
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _fuzz
+
+_fuzz: _fuzz_build
+	$(Q)tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+_fuzz_build: $(FUZZ_BINS)
+
+$(FUZZ_DIR)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz-reader: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_reader.o $(FUZZ_LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+$(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o: tests/fuzz/fuzz_export.c
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $< ($*)"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_EXPORTER='"$*"' -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o $(FUZZ_LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/*.d
+
+# ---- install: binary, man page, schema, bash completion ---------------------
+#
+#   make install PREFIX=/usr/local DESTDIR=/tmp/stage   (DESTDIR: staging root)
+#   make uninstall PREFIX=/usr/local DESTDIR=/tmp/stage
+#   make man                                            $(BUILD)/qbank.1 only
+#
+# The man page has one source, tools/cli/qbank.1.md, turned into roff by
+# pandoc at build time; its footer carries the version from
+# tools/lib/version.h, the one place the version is written. Installed:
+#   $(BINDIR)/qbank
+#   $(MANDIR)/man1/qbank.1
+#   $(DATADIR)/qbank.xsd and README.md        the bank format, for editors
+#   $(BASHCOMPDIR)/qbank                      bash completion
+# `qbank new` finds the installed schema next to the binary (../share/qbank).
+# uninstall removes exactly these files, and $(DATADIR) once it is empty.
+
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share/qbank
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL     ?= install
+MANPAGE     := $(BUILD)/qbank.1
+QB_VERSION_STR = $(shell sed -n 's/^\#define QB_VERSION "\(.*\)"$$/\1/p' tools/lib/version.h)
+
+.PHONY: install uninstall man _install _man
+
+install: setup
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _install
+
+man: setup
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _man
+
+_man: $(MANPAGE)
+
+$(MANPAGE): tools/cli/qbank.1.md tools/lib/version.h
+	@mkdir -p $(@D)
+	@echo "  PANDOC  $@"
+	$(Q)pandoc -s -f markdown -t man -M footer="qbank $(QB_VERSION_STR)" -o $@.tmp $< && mv $@.tmp $@
+
+_install: $(QBANK) $(MANPAGE)
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(Q)$(INSTALL) -m 755 $(QBANK) $(DESTDIR)$(BINDIR)/qbank
+	$(Q)$(INSTALL) -m 644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/qbank.1
+	$(Q)$(INSTALL) -m 644 schema/qbank.xsd schema/README.md $(DESTDIR)$(DATADIR)/
+	$(Q)$(INSTALL) -m 644 tools/cli/qbank.bash $(DESTDIR)$(BASHCOMPDIR)/qbank
+
+uninstall:
+	@echo "  UNINSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/qbank $(DESTDIR)$(MANDIR)/man1/qbank.1 \
+		$(DESTDIR)$(DATADIR)/qbank.xsd $(DESTDIR)$(DATADIR)/README.md \
+		$(DESTDIR)$(BASHCOMPDIR)/qbank
+	$(Q)if [ -d $(DESTDIR)$(DATADIR) ]; then rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || \
+		echo "  kept $(DESTDIR)$(DATADIR): it holds other files"; fi
+
+# the starter bank of `qbank new`, embedded like the schema
+$(BUILD)/gen/starter_xml.c: tools/cli/starter.xml tools/embed.sh
+	@mkdir -p $(@D)
+	$(Q)tools/embed.sh qb_starter_xml $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/starter_xml.o: $(BUILD)/gen/starter_xml.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
+
+# ---- README rule list and command-line test goldens ---------------------------
+#
+#   make readme-rules   rewrites README.md's rule list (between <!-- rules:begin -->
+#                       and <!-- rules:end -->) from the rule table; the command-line
+#                       case tests/cli/readme-rules fails when it is stale
+#   make cli-update     rewrites the expected_* files of tests/cli/ (review the diff)
+
+.PHONY: readme-rules _readme_rules cli-update _cli_update
+
+readme-rules: setup
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _readme_rules
+
+_readme_rules: $(QBANK)
+	$(Q)QBANK=$(QBANK) tools/readme-rules.sh
+
+cli-update: setup
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _cli_update
+
+_cli_update: $(QBANK)
+	$(Q)QBANK=$(QBANK) tests/cli/run.sh --update

@@ -2,6 +2,7 @@
 # Installs the Debian packages qbank needs to build, test and export.
 # Quick when everything is present: one dpkg-query call, no network.
 # Usage: tools/setup.sh [--check]   (--check: report what is missing, install nothing)
+#        tools/setup.sh hardening   the tools of make fuzz, check-static and valgrind
 set -eu
 
 PACKAGES="
@@ -18,9 +19,19 @@ texlive-latex-recommended
 texlive-fonts-recommended
 lmodern
 fonts-dejavu-core
+fonts-dejavu-extra
+fonts-symbola
+fonts-wqy-microhei
 poppler-utils
 jq
+git
+pre-commit
+man-db
 "
+if [ "${1:-}" = "hardening" ]; then
+  PACKAGES="clang libclang-rt-dev cppcheck clang-tidy valgrind strace"
+  shift
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -27,7 +27,9 @@ int cmd_explain(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Prints "qbank: MESSAGE" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -41,6 +43,7 @@ int cli_use_color(FILE *f);
 struct qb_report {
 	const struct qb_diags *diags;
 	const struct qb_lint_stats *stats;
+	const struct qb_lint *lint;   /* the run (its files, configuration), or NULL */
 	int color;
 };
 
@@ -59,6 +62,13 @@ int fmt_github(FILE *out, const struct qb_report *r);
 int fmt_json(FILE *out, const struct qb_report *r);
 int fmt_junit(FILE *out, const struct qb_report *r);
 int fmt_sarif(FILE *out, const struct qb_report *r);
+
+/* The run's file names (those without findings too) and every file named
+ * by a finding, sorted and unique; "" stands for run-wide findings. The
+ * array is malloc'ed (free() it), the names belong to the report. */
+int fmt_files(const char ***out, size_t *n, const struct qb_report *r);
+/* A rule's level word for SARIF: error, warning, note (info) or none (off). */
+const char *fmt_sarif_level(enum qb_severity s);
 
 /* "2 files, 31 questions: 0 errors, 1 warning; explanations 31/31 (100%), ..." */
 void fmt_summary(FILE *out, const struct qb_report *r);

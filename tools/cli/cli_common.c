@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,11 +79,35 @@ int cli_lint_setup_option(struct cli_lint_setup *s, const char *name, const char
 	return 0;
 }
 
+/* The file is read after the options were parsed; qb_config_load puts its
+ * settings under those of the command line, so that options win. */
 int cli_lint_setup_finish(struct cli_lint_setup *s, const char *cmd)
 {
-	(void)s;
-	(void)cmd;
-	return 0;
+	struct qb_error err = { 0, "" };
+	char *found = NULL;
+	const char *path = s->config_path;
+	int rc;
+
+	if (s->no_config && s->config_path)
+		return cli_usage_error(cmd, "--config and --no-config exclude each other");
+	if (s->no_config)
+		return 0;
+	if (!path) {
+		if (qb_config_find(&found, &err)) {
+			cli_error("%s", err.msg);
+			return QB_EXIT_USAGE;
+		}
+		if (!found)
+			return 0;
+		path = found;
+	}
+	rc = qb_config_load(s->cfg, path, &err);
+	if (rc == QB_EINVAL)
+		fprintf(stderr, "%s\n", err.msg);   /* FILE:LINE: message, as compilers print */
+	else if (rc)
+		cli_error("%s", err.msg[0] ? err.msg : qb_error_str(rc));
+	free(found);
+	return rc ? QB_EXIT_USAGE : 0;
 }
 
 void cli_lint_setup_dispose(struct cli_lint_setup *s)

@@ -8,6 +8,7 @@
 #include "../lib/paths.h"
 #include "cli.h"
 #include "cli_common.h"
+#include "progress.h"
 
 enum { OPT_TO = 256, OPT_ANSWERS, OPT_FORMS, OPT_SEED, OPT_TITLE, OPT_CONFIG, OPT_NO_CONFIG };
 
@@ -20,6 +21,7 @@ static const struct option export_options[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -65,15 +67,16 @@ int cmd_export(int argc, char **argv)
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_lint *l = NULL;
+	struct cli_progress prog;
 	unsigned long v;
-	int c, rc = QB_EXIT_USAGE;
+	int c, quiet = 0, rc = QB_EXIT_USAGE;
 
 	memset(&o, 0, sizeof(o));
 	if (cli_lint_setup_init(&setup))
 		return QB_EXIT_USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", export_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqo:", export_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_TO:
 			x = qb_exporter_find(optarg);
@@ -113,6 +116,9 @@ int cmd_export(int argc, char **argv)
 		case OPT_NO_CONFIG:
 			cli_lint_setup_option(&setup, "no-config", NULL, "export");
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
 			rc = cmd_help(2, (char *[]){ "help", "export", NULL });
 			goto done;
@@ -147,7 +153,11 @@ int cmd_export(int argc, char **argv)
 		cli_error("out of memory");
 		goto done;
 	}
+	cli_progress_init(&prog, quiet);
+	o.progress = cli_progress_update;
+	o.progress_ctx = &prog;
 	rc = qb_export_run(x, &o, l, (const char *const *)paths.v, paths.n, &err);
+	cli_progress_done(&prog);
 	if (rc == QB_EREFUSED) {
 		print_errors(qb_lint_diags(l));
 		cli_error("%s", err.msg);

@@ -9,6 +9,7 @@
 #include "../lib/run.h"
 #include "cli.h"
 #include "cli_common.h"
+#include "progress.h"
 
 enum {
 	OPT_FORMAT = 256, OPT_CONFIG, OPT_NO_CONFIG, OPT_MAX_WARNINGS, OPT_MIN_EXPL,
@@ -24,6 +25,7 @@ static const struct option lint_options[] = {
 	{ "min-rationale-coverage", required_argument, NULL, OPT_MIN_RAT },
 	{ "disable", required_argument, NULL, OPT_DISABLE },
 	{ "enable", required_argument, NULL, OPT_ENABLE },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -36,19 +38,23 @@ int cmd_lint(int argc, char **argv)
 	struct qb_error err = { 0, "" };
 	struct qb_lint *l = NULL;
 	struct qb_report rep;
-	int c, rc = QB_EXIT_USAGE;
+	struct cli_progress prog;
+	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update };
+	int c, quiet = 0, rc = QB_EXIT_USAGE;
 
 	if (cli_lint_setup_init(&setup))
 		return QB_EXIT_USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lint_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hq", lint_options, NULL)) != -1) {
 		if (c == OPT_FORMAT) {
 			fmt = qb_format_find(optarg);
 			if (!fmt) {
 				rc = cli_usage_error("lint", "unknown format '%s' (gcc, json, sarif, github, junit)", optarg);
 				goto done;
 			}
+		} else if (c == 'q') {
+			quiet = 1;
 		} else if (c == 'h') {
 			rc = cmd_help(2, (char *[]){ "help", "lint", NULL });
 			goto done;
@@ -78,12 +84,16 @@ int cmd_lint(int argc, char **argv)
 		cli_error("out of memory");
 		goto done;
 	}
-	if (qb_run(l, (const char *const *)paths.v, paths.n, NULL, &err)) {
+	cli_progress_init(&prog, quiet);
+	c = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
+	cli_progress_done(&prog);
+	if (c) {
 		cli_error("%s", err.msg[0] ? err.msg : qb_error_str(err.code));
 		goto done;
 	}
 	rep.diags = qb_lint_diags(l);
 	rep.stats = qb_lint_stats(l);
+	rep.lint = l;
 	rep.color = cli_use_color(stdout);
 	if (fmt->write(stdout, &rep) != 0 || fflush(stdout) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));

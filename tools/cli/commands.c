@@ -21,6 +21,7 @@ const struct qb_command qb_commands[] = {
 	  "  --forms N          markdown: N shuffled forms A, B, ... with answer keys\n"
 	  "  --seed S           markdown: the shuffling seed (same seed, same forms)\n"
 	  "  --title T          markdown: the exam's title (default: the bank's title)\n"
+	  "  -q, --quiet        no progress display on a terminal\n"
 	  "Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	  cmd_export },
 	{ "help", "show help for a command", "qbank help [COMMAND]", cmd_help },
@@ -36,10 +37,26 @@ const struct qb_command qb_commands[] = {
 	  "  --min-rationale-coverage P    fail below P% of options with a rationale\n"
 	  "  --disable ID,...              turn rules off (ids or globs such as cue-*)\n"
 	  "  --enable ID,...               turn rules on at their default severity\n"
+	  "  -q, --quiet                   no progress display on a terminal\n"
 	  "PATH is a bank file or a folder (every *.xml below it). Exit 0: no errors;\n"
 	  "1: findings fail the run; 2: usage, configuration or I/O error.",
 	  cmd_lint },
-	{ "rules", "list every rule: id, default severity, summary", "qbank rules", cmd_rules },
+	{ "new", "write a commented starter bank with one question of each type",
+	  "qbank new [--schema-location URI] FILE\n"
+	  "  --schema-location URI  the xsi:noNamespaceSchemaLocation editors follow (default:\n"
+	  "                         schema/qbank.xsd found upward, else the installed schema)\n"
+	  "Never overwrites FILE (exit 2 when it exists); FILE - writes to standard output.",
+	  cmd_new },
+	{ "rules", "list every rule: id, default severity, summary",
+	  "qbank rules [--format text|markdown|json]\n"
+	  "  --format F   text (default), markdown (the README's table) or json (with explanations)",
+	  cmd_rules },
+	{ "stats", "count questions by type, category and tag; points, coverage, key positions",
+	  "qbank stats [--format table|json] [-q] PATH...\n"
+	  "  --format F   table (default) or json\n"
+	  "  -q, --quiet  no progress display on a terminal\n"
+	  "Exit 1 when part of the bank could not be read (the figures leave it out).",
+	  cmd_stats },
 };
 
 const size_t qb_ncommands = sizeof(qb_commands) / sizeof(qb_commands[0]);

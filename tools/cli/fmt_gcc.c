@@ -1,3 +1,6 @@
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 
 static const char *const sev_color[] = { "", "\033[1;36m", "\033[1;35m", "\033[1;31m" };
@@ -48,4 +51,31 @@ int fmt_gcc(FILE *out, const struct qb_report *r)
 	}
 	fmt_summary(out, r);
 	return ferror(out) ? -1 : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int fmt_files(const char ***out, size_t *n, const struct qb_report *r)
+{
+	size_t nrun = r->lint ? r->stats->files : 0, i, k;
+	const char **v = malloc((nrun + r->diags->n + 1) * sizeof(*v));
+
+	*out = NULL;
+	*n = 0;
+	if (!v)
+		return -1;
+	for (i = 0; i < nrun; i++)
+		v[i] = qb_lint_file_name(r->lint, i);
+	for (i = 0; i < r->diags->n; i++)
+		v[nrun + i] = r->diags->v[i].file;
+	qsort(v, nrun + r->diags->n, sizeof(*v), cmp_str);
+	for (i = k = 0; i < nrun + r->diags->n; i++)
+		if (k == 0 || strcmp(v[k - 1], v[i]) != 0)
+			v[k++] = v[i];
+	*out = v;
+	*n = k;
+	return 0;
 }

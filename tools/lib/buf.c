@@ -25,6 +25,9 @@ int qb_buf_grow(struct qb_buf *b, size_t extra)
 	p = realloc(b->ptr, cap);
 	if (!p)
 		return QB_ENOMEM;
+	/* keep the promise of buf.h (always NUL-terminated) for a buffer grown
+	 * but not yet written to: qb_text_plain of an empty element is one */
+	p[b->len] = '\0';
 	b->ptr = p;
 	b->cap = cap;
 	return 0;

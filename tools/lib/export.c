@@ -33,6 +33,7 @@ const struct qb_exporter *qb_exporter_find(const char *name)
 struct export_ctx {
 	const struct qb_exporter *x;
 	void *state;
+	const struct qb_export_opts *o;
 };
 
 static int hook_bank(void *ctx, const struct qb_bank_info *b)
@@ -47,6 +48,14 @@ static int hook_question(void *ctx, const struct qb_question *q)
 	struct export_ctx *c = ctx;
 
 	return c->x->question(c->state, q);
+}
+
+static void hook_progress(void *ctx, unsigned long long done, unsigned long long total)
+{
+	struct export_ctx *c = ctx;
+
+	if (c->o->progress)
+		c->o->progress(c->o->progress_ctx, done, total);
 }
 
 /* The output must not be one of the inputs: compare device and inode. */
@@ -67,8 +76,8 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_lint *l, const char *const *files, size_t nfiles,
 		  struct qb_error *err)
 {
-	struct export_ctx c = { x, NULL };
-	struct qb_run_hooks h = { &c, hook_bank, hook_question, NULL };
+	struct export_ctx c = { x, NULL, o };
+	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress };
 	int rc, i;
 
 	i = output_is_input(o->output, files, nfiles);

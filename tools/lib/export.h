@@ -20,6 +20,9 @@ struct qb_export_opts {
 	unsigned long seed;        /* markdown: shuffling seed */
 	int has_seed;
 	const char *title;         /* markdown: title override, or NULL */
+	/* Called now and then while the bank is read (run.h), or NULL. */
+	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
+	void *progress_ctx;
 };
 
 struct qb_exporter {

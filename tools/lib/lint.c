@@ -12,6 +12,7 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 {
 	struct qb_lint *l;
 	size_t i;
+	int rc;
 
 	(void)err;
 	*out = NULL;
@@ -26,6 +27,11 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 	}
 	for (i = 0; i < qb_nrules; i++)
 		l->sev[i] = qb_config_severity(cfg, qb_rules[i].id, qb_rules[i].severity);
+	rc = qb_rules_state_new(&l->rules);
+	if (rc) {
+		qb_lint_free(l);
+		return rc;
+	}
 	*out = l;
 	return 0;
 }
@@ -55,6 +61,7 @@ void qb_lint_free(struct qb_lint *l)
 	qb_buf_dispose(&l->scratch);
 	qb_buf_dispose(&l->scratch2);
 	qb_lint_digests_free(l->digests);
+	qb_rules_state_free(l->rules);
 	free(l);
 }
 

@@ -34,6 +34,7 @@ struct qb_lint {
 	struct qb_buf scratch2;
 
 	struct qb_lint_digests *digests;  /* bank-wide rules' state (rules/digest.c) */
+	struct qb_rules_state *rules;     /* built-in rules' patterns and text cache (rules/rule_common.c) */
 	struct qb_lint_user *user;        /* user rules' state (config.c) */
 };
 

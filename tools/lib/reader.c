@@ -1,14 +1,18 @@
 #include "reader.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <libxml/xmlreader.h>
 
 #include "buf.h"
+#include "limits.h"
 #include "text.h"
 
 /* Parser hardening: no network, no DTD loading, no entity substitution
@@ -74,6 +78,7 @@ struct qb_reader {
 	size_t npend, cappend;
 	int fatal;
 	int done;
+	int over_limit;            /* the current question broke a limit (limits.h) */
 	int advance_with_next;     /* the current node's subtree was consumed */
 	int clear_pragmas_next;
 	size_t capcatnames;
@@ -283,7 +288,7 @@ static const char *plain(struct qb_reader *r, const xmlNode *n)
 		qb_buf_dispose(&b);
 		return NULL;
 	}
-	s = qb_text_trim(b.ptr ? b.ptr : "", &len);
+	s = qb_text_trim(b.len ? b.ptr : "", &len);
 	out = arena_strndup(&r->arena, s, len);
 	qb_buf_dispose(&b);
 	return out;
@@ -309,6 +314,65 @@ static const char *letter_id(struct qb_reader *r, size_t i)
 
 /* ---- errors --------------------------------------------------------- */
 
+/* libxml2 messages that name its own options or say nothing to an author,
+ * by the start of the message; the rest of the message is dropped. */
+static const struct {
+	const char *starts;
+	const char *says;
+} xml_rewrites[] = {
+	{ "Excessive depth in document",
+	  "elements are nested more than 256 levels deep, the parser's limit (README \"Limits\")" },
+	{ "Input is not proper UTF-8",
+	  "the file is not valid UTF-8 (README \"Limits\": bank files are UTF-8); "
+	  "the bytes in question are" },
+	{ "xmlSAX2Characters: huge text node",
+	  "a text is longer than 10,000,000 bytes, the parser's limit (README \"Limits\")" },
+};
+
+/* Copies a libxml2 message into MSG (size CAP) as one line: a rewrite from
+ * the table when there is one, newlines folded into spaces, and cut on a
+ * character boundary (an oversized value quoted by the validator must not
+ * leave half a UTF-8 sequence in JSON or SARIF output). */
+static void clean_message(char *msg, size_t cap, const char *m)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(xml_rewrites) / sizeof(xml_rewrites[0]); i++) {
+		size_t k = strlen(xml_rewrites[i].starts);
+
+		if (strncmp(m, xml_rewrites[i].starts, k) == 0) {
+			const char *bytes = strstr(m, "Bytes:");
+
+			if (bytes)
+				for (bytes += 6; *bytes == ' '; bytes++)
+					;
+			snprintf(msg, cap, "%s%s%s", xml_rewrites[i].says, bytes ? " " : "",
+				 bytes ? bytes : "");
+			m = NULL;
+			break;
+		}
+	}
+	if (m) {
+		n = strlen(m);
+		if (n >= cap) {
+			/* "..." and a character boundary */
+			n = cap - 4;
+			while (n > 0 && ((unsigned char)m[n] & 0xC0) == 0x80)
+				n--;
+			memcpy(msg, m, n);
+			memcpy(msg + n, "...", 4);
+		} else {
+			memcpy(msg, m, n + 1);
+		}
+	}
+	for (i = 0; msg[i]; i++)
+		if (msg[i] == '\n' || msg[i] == '\r' || msg[i] == '\t')
+			msg[i] = ' ';
+	n = strlen(msg);
+	while (n > 0 && msg[n - 1] == ' ')
+		msg[--n] = '\0';
+}
+
 static void on_xml_error(void *ctx, xmlErrorPtr e)
 {
 	struct qb_reader *r = ctx;
@@ -319,10 +383,8 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		return;
 	if (e->level == XML_ERR_FATAL)
 		r->fatal = 1;
-	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "unknown XML error");
+	clean_message(msg, sizeof(msg), e->message ? e->message : "unknown XML error");
 	n = strlen(msg);
-	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		msg[--n] = '\0';
 	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
 		snprintf(msg + n, sizeof(msg) - n, "; XML comments cannot contain '--': write "
 			 "<!-- qbank-disable RULE - reason --> with a single dash");
@@ -359,6 +421,137 @@ static unsigned long flush_errors(struct qb_reader *r, unsigned long lo, unsigne
 	}
 	r->npend = k;
 	return inside;
+}
+
+/* ---- the prolog probe ----------------------------------------------- */
+
+/* Before the real parse, a small SAX parse reads the prolog, up to the
+ * root element, and stops there. Bank files take no DOCTYPE: the schema
+ * needs none, and a DTD is what external entities (XXE), entity expansion
+ * bombs and quadratic blow-up are made of; libxml2's streaming reader
+ * copies an entity's content into every reference even without
+ * substitution, so refusing the file before its internal subset is parsed
+ * is the only bounded answer. Bank files are UTF-8: a UTF-16 or
+ * ISO-8859-1 file is refused too (schema/README.md "Decisions"). */
+struct probe {
+	unsigned long doctype_line;
+	int done;
+};
+
+static void probe_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id,
+			  const xmlChar *sys_id)
+{
+	xmlParserCtxtPtr pc = ctx;
+	struct probe *p = pc->_private;
+
+	(void)name;
+	(void)ext_id;
+	(void)sys_id;
+	p->doctype_line = pc->input && pc->input->line > 0 ? (unsigned long)pc->input->line : 1;
+	p->done = 1;
+	xmlStopParser(pc);
+}
+
+static void probe_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+			const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+			int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+	xmlParserCtxtPtr pc = ctx;
+	struct probe *p = pc->_private;
+
+	(void)localname; (void)prefix; (void)uri; (void)nb_namespaces; (void)namespaces;
+	(void)nb_attributes; (void)nb_defaulted; (void)attributes;
+	p->done = 1;
+	xmlStopParser(pc);
+}
+
+/* The real parse reports the errors; the probe only looks. */
+static void probe_error(void *ctx, xmlErrorPtr e)
+{
+	xmlParserCtxtPtr pc = ctx;
+	struct probe *p = pc ? pc->_private : NULL;
+
+	(void)e;
+	if (p)
+		p->done = 1;
+}
+
+static int utf8_name(const char *enc)
+{
+	static const char *const ok[] = { "UTF-8", "UTF8", "US-ASCII", "ASCII" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (strcasecmp(enc, ok[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Returns 1 when the file was refused (the finding is reported), 0 to go
+ * on with the real parse, or a negative error. */
+static int probe_prolog(struct qb_reader *r)
+{
+	xmlSAXHandler sax;
+	xmlParserCtxtPtr pc;
+	struct probe p = { 0, 0 };
+	unsigned char buf[4096];
+	const char *declared = NULL;
+	xmlCharEncoding bom;
+	FILE *f;
+	size_t n;
+	int refused = 0;
+
+	f = fopen(r->path, "rb");
+	if (!f)
+		return QB_EIO;
+	n = fread(buf, 1, sizeof(buf), f);
+	bom = n >= 4 ? xmlDetectCharEncoding(buf, 4) : XML_CHAR_ENCODING_NONE;
+	if (bom != XML_CHAR_ENCODING_NONE && bom != XML_CHAR_ENCODING_UTF8) {
+		fclose(f);
+		if (r->opts.on_diag)
+			r->opts.on_diag(r->opts.diag_ctx, r->path, 1, "xml-encoding", NULL,
+					"the file is not UTF-8 (its first bytes say UTF-16, UTF-32 "
+					"or EBCDIC); bank files are UTF-8: convert it, e.g. "
+					"iconv -f UTF-16 -t UTF-8");
+		return 1;
+	}
+	memset(&sax, 0, sizeof(sax));
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.internalSubset = probe_doctype;
+	sax.startElementNs = probe_start;
+	sax.serror = probe_error;
+	pc = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, r->path);
+	if (!pc) {
+		fclose(f);
+		return QB_ENOMEM;
+	}
+	pc->_private = &p;
+	xmlCtxtUseOptions(pc, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	while (!p.done && n > 0) {
+		if (xmlParseChunk(pc, (const char *)buf, (int)n, 0) != 0)
+			break;
+		n = fread(buf, 1, sizeof(buf), f);
+	}
+	fclose(f);
+	if (pc->input && pc->input->encoding)
+		declared = (const char *)pc->input->encoding;
+	else if (pc->encoding)
+		declared = (const char *)pc->encoding;
+	if (p.doctype_line && r->opts.on_diag) {
+		r->opts.on_diag(r->opts.diag_ctx, r->path, p.doctype_line, "xml-doctype", NULL,
+				"the file has a DOCTYPE declaration, so it is not read: bank files "
+				"take no DTD and no entities (README \"Limits\"); remove the DOCTYPE");
+		refused = 1;
+	} else if (declared && !utf8_name(declared) && r->opts.on_diag) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "the XML declaration says encoding=\"%.60s\"; bank "
+			 "files are UTF-8: convert the file and declare encoding=\"UTF-8\"", declared);
+		r->opts.on_diag(r->opts.diag_ctx, r->path, 1, "xml-encoding", NULL, msg);
+		refused = 1;
+	}
+	xmlFreeParserCtxt(pc);
+	return refused;
 }
 
 /* ---- open / free ---------------------------------------------------- */
@@ -407,6 +600,18 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 			opts->on_diag(opts->diag_ctx, r->path, 1, "xml-syntax", NULL,
 				      "the file is empty; a bank file holds an XML declaration "
 				      "and a <bank> element (see schema/README.md)");
+		*out = r;
+		return 0;
+	}
+	rc = probe_prolog(r);
+	if (rc != 0) {
+		if (rc < 0) {
+			qb_error_set(err, rc, "%s: cannot read: %s", path,
+				     rc == QB_ENOMEM ? "out of memory" : strerror(errno));
+			qb_reader_free(r);
+			return rc;
+		}
+		r->done = 1;
 		*out = r;
 		return 0;
 	}
@@ -614,6 +819,151 @@ static int add_tag(struct qb_reader *r, const xmlNode *n)
 	return 0;
 }
 
+/* ---- limits (limits.h) ---------------------------------------------- */
+
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Cuts S (owned) after MAX characters. */
+static void cut_chars(char *s, size_t max)
+{
+	size_t n = 0, chars = 0;
+
+	for (; s[n]; n++) {
+		if (((unsigned char)s[n] & 0xC0) != 0x80 && ++chars > max)
+			break;
+	}
+	s[n] = '\0';
+}
+
+/* The first MAX characters of S and an ellipsis, in the arena: an id over
+ * the limit is shown shortened in every finding (U+2026 cannot occur in a
+ * valid id, so the short form never equals another question's id). */
+static const char *shorten(struct qb_reader *r, const char *s, size_t max)
+{
+	size_t n = 0, chars = 0;
+	char *out;
+
+	while (s[n] && chars <= max) {
+		chars += ((unsigned char)s[n] & 0xC0) != 0x80;
+		if (chars > max)
+			break;
+		n++;
+	}
+	out = arena_alloc(&r->arena, n + 4);
+	if (!out)
+		return NULL;
+	memcpy(out, s, n);
+	memcpy(out + n, "\xe2\x80\xa6", 4);
+	return out;
+}
+
+static void limit_finding(struct qb_reader *r, unsigned long line, const char *question,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void limit_finding(struct qb_reader *r, unsigned long line, const char *question,
+			  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	r->over_limit = 1;
+	if (!r->opts.on_diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->opts.on_diag(r->opts.diag_ctx, r->path, line, "limit-exceeded", question, msg);
+}
+
+/* Bytes of text (attribute values included) and elements below N; stops
+ * counting once both limits are passed. Depth is bounded by the parser. */
+static void measure(const xmlNode *n, size_t *bytes, size_t *elements)
+{
+	const xmlNode *c;
+	const xmlAttr *a;
+
+	for (c = n->children; c; c = c->next) {
+		if (*bytes > QB_LIMIT_PART_BYTES && *elements > QB_LIMIT_PART_ELEMENTS)
+			return;
+		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
+			*bytes += strlen((const char *)c->content);
+		} else if (c->type == XML_ELEMENT_NODE) {
+			++*elements;
+			for (a = c->properties; a; a = a->next)
+				if (a->children && a->children->content)
+					*bytes += strlen((const char *)a->children->content);
+			measure(c, bytes, elements);
+		}
+	}
+}
+
+static const char *check_id(struct qb_reader *r, const char *id, const char *what,
+			    unsigned long line)
+{
+	size_t chars = id ? utf8_chars(id) : 0;
+
+	if (chars <= QB_LIMIT_ID_CHARS)
+		return id;
+	id = shorten(r, id, QB_LIMIT_ID_CHARS);
+	limit_finding(r, line, r->q.id, "the %s id is %zu characters long; ids are at most %d "
+		      "(Moodle's idnumber; README \"Limits\")", what, chars, QB_LIMIT_ID_CHARS);
+	return id;
+}
+
+/* Applies limits.h to the question just built: reports each limit passed
+ * and shortens over-long ids (the question is then handed out invalid). */
+static int check_limits(struct qb_reader *r)
+{
+	struct qb_question *q = &r->q;
+	const struct { const char *what; size_t n; } counts[] = {
+		{ "options", q->noptions }, { "answers", q->nanswers }, { "pairs", q->npairs },
+		{ "distractors", q->ndistractors }, { "tags", q->ntags },
+	};
+	const xmlNode *c;
+	size_t i;
+
+	if (q->id) {
+		q->id = check_id(r, q->id, "question", q->line);
+		if (!q->id)
+			return QB_ENOMEM;
+	}
+	for (i = 0; i < q->noptions; i++) {
+		if (!r->opts_v[i].explicit_id)
+			continue;
+		r->opts_v[i].id = check_id(r, r->opts_v[i].id, "option", r->opts_v[i].line);
+		if (!r->opts_v[i].id)
+			return QB_ENOMEM;
+	}
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (counts[i].n > QB_LIMIT_CHILDREN)
+			limit_finding(r, q->line, q->id, "the question has %zu %s; a question has at "
+				      "most %d (README \"Limits\")", counts[i].n, counts[i].what,
+				      QB_LIMIT_CHILDREN);
+	for (c = q->node->children; c; c = c->next) {
+		size_t bytes = 0, elements = 0;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		measure(c, &bytes, &elements);
+		if (bytes > QB_LIMIT_PART_BYTES)
+			limit_finding(r, line_of(c), q->id, "this %s holds more than %d bytes of text; "
+				      "a part of a question holds at most that (README \"Limits\")",
+				      (const char *)c->name, QB_LIMIT_PART_BYTES);
+		else if (elements > QB_LIMIT_PART_ELEMENTS)
+			limit_finding(r, line_of(c), q->id, "this %s holds more than %d elements; "
+				      "a part of a question holds at most that (README \"Limits\")",
+				      (const char *)c->name, QB_LIMIT_PART_ELEMENTS);
+	}
+	return 0;
+}
+
 static int build_question(struct qb_reader *r, const xmlNode *qn)
 {
 	struct qb_question *q = &r->q;
@@ -698,7 +1048,7 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 	q->category_serial = r->category_serial;
 	q->pragmas = r->pragmas;
 	q->npragmas = r->npragmas;
-	return 0;
+	return check_limits(r);
 }
 
 static void reset_question(struct qb_reader *r)
@@ -708,6 +1058,7 @@ static void reset_question(struct qb_reader *r)
 	size_t fi = q->file_index;
 
 	arena_reset(&r->arena);
+	r->over_limit = 0;
 	memset(q, 0, sizeof(*q));
 	q->file = file;
 	q->file_index = fi;
@@ -731,6 +1082,14 @@ static int push_category(struct qb_reader *r)
 	xmlFree(name);
 	if (!c->name)
 		return QB_ENOMEM;
+	if (utf8_chars(c->name) > QB_LIMIT_NAME_CHARS) {
+		/* keep the name short in every question below it; the finding fails the run */
+		cut_chars(c->name, QB_LIMIT_NAME_CHARS);
+		if (r->opts.on_diag)
+			r->opts.on_diag(r->opts.diag_ctx, r->path, c->line, "limit-exceeded", NULL,
+					"the category name is longer than 255 characters, the most "
+					"Moodle stores (README \"Limits\")");
+	}
 	r->ncats++;
 	r->category_serial++;
 	return 0;
@@ -757,6 +1116,12 @@ static int read_bank_start(struct qb_reader *r)
 	if (v) {
 		r->bank_lang = strdup((const char *)v);
 		xmlFree(v);
+	}
+	if (r->bank_id && utf8_chars(r->bank_id) > QB_LIMIT_ID_CHARS && r->opts.on_diag) {
+		cut_chars(r->bank_id, QB_LIMIT_ID_CHARS);
+		r->opts.on_diag(r->opts.diag_ctx, r->path, line_of_reader_node(r, 0),
+				"limit-exceeded", NULL, "the bank id is longer than 100 characters "
+				"(README \"Limits\")");
 	}
 	r->bank.id = r->bank_id;
 	r->bank.lang = r->bank_lang;
@@ -832,7 +1197,7 @@ static int read_bank_child(struct qb_reader *r, const char *name)
 			qb_buf_dispose(&b);
 			return QB_ENOMEM;
 		}
-		t = qb_text_trim(b.ptr ? b.ptr : "", &len);
+		t = qb_text_trim(b.len ? b.ptr : "", &len);
 		r->bank_title = strndup(t, len);
 		qb_buf_dispose(&b);
 		if (!r->bank_title)
@@ -916,7 +1281,6 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 			continue;
 		}
 		if (strcmp(name, "question") == 0) {
-			xmlChar *qid = xmlTextReaderGetAttribute(r->xr, BAD_CAST "id");
 			xmlNodePtr qn = xmlTextReaderExpand(r->xr);
 			unsigned long start, end;
 
@@ -924,15 +1288,14 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 				/* A fatal error stopped the parse somewhere at or after this
 				 * question; the parser may have run ahead past it, so the error
 				 * names no question rather than maybe the wrong one. */
-				xmlFree(qid);
 				break;
 			}
-			xmlFree(qid);
 			if ((err = build_question(r, qn)))
 				return err;
 			start = r->q.line;
 			end = last_line(qn);
-			r->q.schema_invalid = flush_errors(r, start, end, r->q.id) > 0;
+			r->q.schema_invalid = flush_errors(r, start, end, r->q.id) > 0 ||
+					      r->over_limit;
 			r->advance_with_next = 1;
 			*out = &r->q;
 			/* Pragmas belong to this question only; they are cleared on the next call. */

@@ -14,14 +14,14 @@ const struct qb_rule qb_rules[] = {
 	  "When most keys of single-answer questions sit at the same position (say C), test-wise "
 	  "candidates guess that position. The finding names the position and its share.\n"
 	  "Bad: 20 of 30 keys are option C.\nGood: keys spread over A-D roughly evenly.",
-	  NULL, NULL },
+	  qb_rule_key_position_count, qb_rule_key_position_finish },
 	{ "cue-absolute-terms", QB_SEV_INFO,
 	  "absolute terms (always, never) appear only in distractors",
 	  "Absolute words such as always, never, all, none, only are a cue: test-wise candidates "
 	  "eliminate options containing them. When they appear only in wrong options, the key stands out.\n"
 	  "Bad: distractors 'It always converges', 'It never fails'; key 'It usually converges'.\n"
 	  "Good: no absolute terms, or absolute terms in the key as well.",
-	  NULL, NULL },
+	  qb_rule_cue_absolute_terms, NULL },
 	{ "cue-longest-option", QB_SEV_WARNING,
 	  "the only correct option is clearly the longest",
 	  "Item writers tend to qualify the correct option until it is the longest, and candidates "
@@ -29,7 +29,7 @@ const struct qb_rule qb_rules[] = {
 	  "as the longest distractor (plain text, in characters).\n"
 	  "Bad: key 'Gradient compression, which quantises or sparsifies gradients before the all-reduce' "
 	  "against one-word distractors.\nGood: options of similar length.",
-	  NULL, NULL },
+	  qb_rule_cue_longest_option, NULL },
 	{ "explanation-coverage", QB_SEV_ERROR,
 	  "explanation or rationale coverage is below the configured minimum",
 	  "Reported once per run when --min-explanation-coverage or --min-rationale-coverage (or the "
@@ -43,44 +43,71 @@ const struct qb_rule qb_rules[] = {
 	  "printed answer keys. Questions without one teach nothing when answered wrongly.\n"
 	  "Bad: <question ...><stem>...</stem><option>...</option></question>\n"
 	  "Good: ...<explanation>Ring all-reduce sends 2(N-1)/N of the data per worker.</explanation>",
-	  NULL, NULL },
+	  qb_rule_explanation_missing, NULL },
 	{ "id-duplicate", QB_SEV_ERROR,
 	  "a question id is used twice (names the first place)",
 	  "Question ids identify questions across exports (QTI identifiers, Moodle idnumbers) and must "
 	  "be unique across every file linted together. The finding names the first use.\n"
 	  "Bad: two <question id=\"pt-dist-01\">.\nGood: pt-dist-01 and pt-dist-02.",
-	  NULL, NULL },
+	  qb_rule_id_duplicate, NULL },
+	{ "img-missing", QB_SEV_ERROR,
+	  "an img src names a file that does not exist",
+	  "Every image must be a file inside the bank's folder, named relative to the bank file; "
+	  "a missing file (or a folder, a FIFO, anything but a regular file) is reported here and "
+	  "never read or packaged.\n"
+	  "Bad: <img src=\"img/ring.png\" alt=\"Ring\"/> with no file img/ring.png beside the bank.\n"
+	  "Good: the file img/ring.png next to the bank file.",
+	  qb_rule_img_missing, NULL },
+	{ "img-unsafe-path", QB_SEV_ERROR,
+	  "an img src is absolute, a URL, or leaves the bank's folder",
+	  "Exports read and package image files, and banks arrive in pull requests: a src that "
+	  "names /etc/passwd, ../../secrets or http://... must never be read. src is a relative "
+	  "path below the bank file's folder, with / between folders, no '..', no ':' and no "
+	  "backslash; a symbolic link out of the folder is refused too.\n"
+	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
+	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
+	  qb_rule_img_unsafe_path, NULL },
 	{ "key-all-correct", QB_SEV_WARNING,
 	  "every option of a multiple-answer question is correct",
 	  "A multiple-answer question whose options are all correct rewards selecting everything and "
 	  "cannot be scored with negative marks.\n"
 	  "Bad: four options, all correct=\"true\".\nGood: at least one wrong option.",
-	  NULL, NULL },
+	  qb_rule_key_all_correct, NULL },
 	{ "key-missing", QB_SEV_ERROR,
 	  "a choice question has no correct option",
 	  "Single and multiple questions need at least one option with correct=\"true\"; without it "
 	  "every export scores every answer as wrong.\n"
 	  "Bad: <option><text>DDP</text></option> ... with no correct option.\n"
 	  "Good: <option correct=\"true\"><text>DDP</text></option>",
-	  NULL, NULL },
+	  qb_rule_key_missing, NULL },
 	{ "key-multiple", QB_SEV_ERROR,
 	  "a single-answer question has more than one correct option",
 	  "type=\"single\" allows exactly one correct option. Use type=\"multiple\" when several are correct.\n"
 	  "Bad: type=\"single\" with two correct=\"true\".\nGood: type=\"multiple\" select=\"2\".",
-	  NULL, NULL },
+	  qb_rule_key_multiple, NULL },
 	{ "key-rationale-conflict", QB_SEV_ERROR,
 	  "a rationale contradicts the key (Correct on a wrong option, or the reverse)",
 	  "A rationale that opens with Correct/Right/Yes on a wrong option, or with Incorrect/Wrong/No "
 	  "on a correct one, means the key or the feedback is wrong.\n"
 	  "Bad: <option><text>Data shuffling</text><rationale>Correct. ...</rationale></option>\n"
 	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
-	  NULL, NULL },
+	  qb_rule_key_rationale_conflict, NULL },
 	{ "key-select-mismatch", QB_SEV_ERROR,
 	  "select, or 'Select N' in the stem, disagrees with the number of correct options",
 	  "The select attribute and wording such as 'Select 3', 'choose two' or 'Pick 2' in the stem "
 	  "promise a number of correct options; it must equal the number marked correct. "
 	  "'(Select all that apply)' promises no number.\n"
 	  "Bad: select=\"3\" with two correct options.\nGood: select=\"3\" with three correct options.",
+	  qb_rule_key_select_mismatch, NULL },
+	{ "limit-exceeded", QB_SEV_ERROR,
+	  "an id, a count or a text is over the documented limits",
+	  "qbank bounds what one question may hold (README \"Limits\"): ids of at most 100 "
+	  "characters (Moodle's idnumber), category names of at most 255, at most 100 options "
+	  "(and 100 answers, pairs, distractors, tags), 65,536 bytes of text and 1,000 elements "
+	  "per part, images of at most 16 MiB. A question over a limit is checked no further and "
+	  "never exported.\n"
+	  "Bad: <question id=\"an-id-of-two-hundred-characters...\">\n"
+	  "Good: <question id=\"pt-dist-07\">",
 	  NULL, NULL },
 	{ "option-all-of-the-above", QB_SEV_WARNING,
 	  "an option says 'all of the above'",
@@ -88,71 +115,71 @@ const struct qb_rule qb_rules[] = {
 	  "breaks when options are shuffled.\n"
 	  "Bad: <option><text>All of the above</text></option>\n"
 	  "Good: a multiple-answer question, or a fourth plausible option.",
-	  NULL, NULL },
+	  qb_rule_option_all_of_the_above, NULL },
 	{ "option-count", QB_SEV_WARNING,
 	  "fewer than 3 or more than 6 options (fewer than 2 is an error)",
 	  "Three to six options balance guessing against reading load. Fewer than two options cannot "
 	  "be a choice question and is always an error.\n"
 	  "Bad: a single-answer question with two options.\nGood: four options.",
-	  NULL, NULL },
+	  qb_rule_option_count, NULL },
 	{ "option-duplicate", QB_SEV_ERROR,
 	  "two options of one question are equal after normalisation",
 	  "Options are compared after markup is stripped, Unicode NFC normalisation, case folding, "
 	  "white-space collapsing and dropping trailing punctuation.\n"
 	  "Bad: 'Data parallelism' and 'data parallelism.'\nGood: distinct options.",
-	  NULL, NULL },
+	  qb_rule_option_duplicate, NULL },
 	{ "option-letter-reference", QB_SEV_WARNING,
 	  "an option names other options by letter in a shuffled question",
 	  "'Both A and C' stops making sense once options are shuffled (shuffle defaults to true).\n"
 	  "Bad: <option><text>Both A and C</text></option>\n"
 	  "Good: shuffle=\"false\" on the question, or a multiple-answer question.",
-	  NULL, NULL },
+	  qb_rule_option_letter_reference, NULL },
 	{ "option-near-duplicate", QB_SEV_WARNING,
 	  "two options are nearly equal",
 	  "Options whose normalised texts are very similar (edit similarity of 0.9 or more) are usually "
 	  "a copy-paste slip. Options that differ in a number ('2 bytes' and '4 bytes', '10 mg' and "
 	  "'100 mg') are not flagged.\n"
 	  "Bad: 'Synchronous update' and 'Synchronous updates'.\nGood: 'Synchronous updates' and 'Asynchronous updates' of different meaning, or clearly different options.",
-	  NULL, NULL },
+	  qb_rule_option_near_duplicate, NULL },
 	{ "option-none-of-the-above", QB_SEV_WARNING,
 	  "an option says 'none of the above'",
 	  "'None of the above' tests only that the candidate can recognise wrong answers, and breaks "
 	  "when options are shuffled.\n"
 	  "Bad: <option><text>None of the above</text></option>\nGood: a fourth plausible option.",
-	  NULL, NULL },
+	  qb_rule_option_none_of_the_above, NULL },
 	{ "option-set-reused", QB_SEV_INFO,
 	  "the same option set appears under a different stem",
 	  "Reusing an option set is fine when the stems ask genuinely different questions; the finding "
 	  "names the other place so that an author can check.\n"
 	  "Bad: two questions with the same four parallelism options asking the same thing in other words.\n"
 	  "Good: the same options, different questions with different keys.",
-	  NULL, NULL },
+	  qb_rule_option_set_reused, NULL },
 	{ "question-duplicate", QB_SEV_ERROR,
 	  "two questions have the same normalised stem and the same option set",
 	  "A question that appears twice (same stem, same options in any order) skews exams drawn "
 	  "from the bank. The finding names the other place.\n"
 	  "Bad: the same question in two files.\nGood: one copy.",
-	  NULL, NULL },
+	  qb_rule_question_duplicate, NULL },
 	{ "rationale-missing", QB_SEV_WARNING,
 	  "options without a rationale (one finding per question, naming them)",
 	  "A rationale per option explains why it is right or wrong; Moodle shows it as the answer's "
 	  "feedback and QTI as choice feedback.\n"
 	  "Bad: <option><text>Data shuffling</text></option>\n"
 	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
-	  NULL, NULL },
+	  qb_rule_rationale_missing, NULL },
 	{ "stem-duplicate", QB_SEV_WARNING,
 	  "the same normalised stem as another question, with different options",
 	  "Two questions asking the same thing with different options are usually an old and a new "
 	  "version of one question. The finding names the other place.\n"
 	  "Bad: two questions with the stem 'What does DDP replicate?'.\nGood: one question.",
-	  NULL, NULL },
+	  qb_rule_stem_duplicate, NULL },
 	{ "stem-negative-unemphasized", QB_SEV_WARNING,
 	  "NOT, EXCEPT or LEAST in the lead-in is neither upper case nor emphasised",
 	  "Candidates overlook negatives. In the stem's last sentence (the lead-in) write them in upper "
 	  "case or inside <em> or <strong>.\n"
 	  "Bad: Which of these is not a collective?\n"
 	  "Good: Which of these is NOT a collective?",
-	  NULL, NULL },
+	  qb_rule_stem_negative_unemphasized, NULL },
 	{ "suppression-unused", QB_SEV_WARNING,
 	  "an inline suppression suppresses nothing",
 	  "A <!-- qbank-disable RULE -- reason --> comment before a question, or a qbank-disable-file "
@@ -168,12 +195,12 @@ const struct qb_rule qb_rules[] = {
 	  "negative marks) has no listed share cannot be exported to Moodle.\n"
 	  "Bad: 7 correct options (100/7 = 14.28571 is listed, but 13 wrong options have no share).\n"
 	  "Good: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 or 20 correct options.",
-	  NULL, NULL },
+	  qb_rule_target_moodle_fraction, NULL },
 	{ "text-empty", QB_SEV_ERROR,
 	  "a stem, option text or answer is empty or only white space",
 	  "An empty stem or option prints as a blank and imports as a broken question.\n"
 	  "Bad: <stem></stem>\nGood: <stem>Which technique reduces traffic?</stem>",
-	  NULL, NULL },
+	  qb_rule_text_empty, NULL },
 	{ "type-shape", QB_SEV_ERROR,
 	  "the body does not fit the question's type",
 	  "XSD 1.0 cannot tie content to an attribute value, so the linter checks it: options belong "
@@ -181,6 +208,22 @@ const struct qb_rule qb_rules[] = {
 	  "response and rubric to essay; select only on multiple.\n"
 	  "Bad: <question type=\"short\"> with <option> children.\n"
 	  "Good: <question type=\"short\"><stem>...</stem><answer>DDP</answer></question>",
+	  qb_rule_type_shape, NULL },
+	{ "xml-doctype", QB_SEV_ERROR,
+	  "the file has a DOCTYPE declaration (bank files take no DTD and no entities)",
+	  "A DTD brings entities, and entities are how XML attacks work: external entities that "
+	  "read local files (XXE), and expansion bombs (billion laughs). The bank schema needs "
+	  "no DTD, so a file with a DOCTYPE is not read at all.\n"
+	  "Bad: <!DOCTYPE bank [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
+	  "Good: no DOCTYPE; write &lt; &amp; &gt; &quot; &apos; or the character itself.",
+	  NULL, NULL },
+	{ "xml-encoding", QB_SEV_ERROR,
+	  "the file is not UTF-8 (UTF-16, or another declared encoding)",
+	  "Bank files are UTF-8 so that diffs, grep and review in pull requests work on them and "
+	  "line numbers mean the same everywhere. A UTF-16 file (byte-order mark) or an XML "
+	  "declaration naming another encoding is not read.\n"
+	  "Bad: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
+	  "Good: <?xml version=\"1.0\" encoding=\"UTF-8\"?> (convert with iconv -t UTF-8).",
 	  NULL, NULL },
 	{ "xml-schema", QB_SEV_ERROR,
 	  "the file does not follow schema/qbank.xsd",

@@ -117,13 +117,60 @@ static int is_trailing_punct(unsigned char c)
 	return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?';
 }
 
+static int is_ascii(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] & 0x80)
+			return 0;
+	return 1;
+}
+
+/* Appends P[0..M) to OUT with white space collapsed, trailing punctuation
+ * and spaces dropped; FOLD lower-cases ASCII letters on the way. OUT has
+ * room for M more bytes and a NUL. */
+static void collapse(struct qb_buf *out, const unsigned char *p, size_t m, int fold)
+{
+	size_t i, start = out->len;
+	int space = 0;
+
+	for (i = 0; i < m; i++) {
+		unsigned char c = p[i];
+
+		if (is_xml_space(c)) {
+			space = 1;
+			continue;
+		}
+		if (space && out->len > start)
+			out->ptr[out->len++] = ' ';
+		space = 0;
+		if (fold && c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		out->ptr[out->len++] = (char)c;
+	}
+	while (out->len > start && is_trailing_punct((unsigned char)out->ptr[out->len - 1]))
+		out->len--;
+	while (out->len > start && out->ptr[out->len - 1] == ' ')
+		out->len--;
+	out->ptr[out->len] = '\0';
+}
+
+/* ASCII text (nearly every stem and option) is already in NFC and case
+ * folds to its lower case, so it skips utf8proc and its allocation: this
+ * runs for every stem and option of every question. */
 int qb_text_normalize(struct qb_buf *out, const char *s, size_t len)
 {
 	utf8proc_uint8_t *mapped = NULL;
 	utf8proc_ssize_t n;
-	size_t i, start;
-	int space = 0, err;
+	int err;
 
+	if (is_ascii(s, len)) {
+		err = qb_buf_grow(out, len);
+		if (!err)
+			collapse(out, (const unsigned char *)s, len, 1);
+		return err;
+	}
 	n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &mapped,
 			 UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
 	if (n < 0) {
@@ -131,48 +178,37 @@ int qb_text_normalize(struct qb_buf *out, const char *s, size_t len)
 		mapped = NULL;
 	}
 	err = qb_buf_grow(out, n >= 0 ? (size_t)n : len);
-	if (err) {
-		free(mapped);
-		return err;
-	}
-	start = out->len;
-	{
-		const unsigned char *p = n >= 0 ? mapped : (const unsigned char *)s;
-		size_t m = n >= 0 ? (size_t)n : len;
-
-		for (i = 0; i < m; i++) {
-			unsigned char c = p[i];
-
-			if (is_xml_space(c)) {
-				space = 1;
-				continue;
-			}
-			if (space && out->len > start)
-				out->ptr[out->len++] = ' ';
-			space = 0;
-			out->ptr[out->len++] = (char)c;
-		}
-	}
-	while (out->len > start && is_trailing_punct((unsigned char)out->ptr[out->len - 1]))
-		out->len--;
-	while (out->len > start && out->ptr[out->len - 1] == ' ')
-		out->len--;
-	out->ptr[out->len] = '\0';
+	if (!err)
+		collapse(out, n >= 0 ? mapped : (const unsigned char *)s,
+			 n >= 0 ? (size_t)n : len, 0);
 	free(mapped);
-	return 0;
+	return err;
 }
 
+/* The plain text goes into OUT first; ASCII text is then normalised in
+ * place (the result is never longer), other text through a copy. */
 int qb_text_norm_node(struct qb_buf *out, const xmlNode *n)
 {
 	struct qb_buf tmp = QB_BUF_INIT;
 	int err;
 
 	qb_buf_clear(out);
-	err = qb_text_plain(&tmp, n);
+	err = qb_text_plain(out, n);
 	if (!err)
-		err = qb_text_normalize(out, tmp.ptr ? tmp.ptr : "", tmp.len);
-	else
 		err = qb_buf_grow(out, 0);
+	if (err)
+		return err;
+	if (is_ascii(out->ptr, out->len)) {
+		size_t len = out->len;
+
+		out->len = 0;
+		collapse(out, (const unsigned char *)out->ptr, len, 1);
+		return 0;
+	}
+	err = qb_buf_add(&tmp, out->ptr, out->len);
+	qb_buf_clear(out);
+	if (!err)
+		err = qb_text_normalize(out, tmp.ptr, tmp.len);
 	qb_buf_dispose(&tmp);
 	return err;
 }

@@ -1,14 +1,892 @@
-/* placeholder until the exporter lands: refuses to run */
+/* Moodle XML exporter: the whole run becomes one <quiz> file for Moodle's
+ * question bank import (Moodle XML format, "get category from file").
+ *
+ * Moodle's importer is strict and often fails silently (see DESIGN.md,
+ * "What the targets' importers do with bad input"), so every question is
+ * checked against its rules before anything of it is written: grade
+ * fractions only from Moodle's fixed list, idnumbers of at most 100
+ * characters, numbers with a '.' decimal point, safe image paths, enough
+ * answers. A question that breaks one of them is an export error naming
+ * the question; the export goes on checking the rest (the lint may still
+ * refuse the bank with its own diagnostics) and fails at commit, so no
+ * output file is left behind.
+ *
+ * Ownership: the state (struct moodle) owns the XML writer, the atomic
+ * output file and copies of the current bank's title and description;
+ * commit and abort free it. */
 #include "exporters.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "../atomic.h"
+#include "../moodle_grades.h"
+#include "../richtext.h"
+#include "../text.h"
+#include "moodle_write.h"
+
+/* Moodle's question.idnumber column is 100 characters wide. */
+#define IDNUMBER_MAX 100
+
+/* Moodle's own default texts for the combined feedback of new questions. */
+static const char correct_feedback[] = "Your answer is correct.";
+static const char partial_feedback[] = "Your answer is partially correct.";
+static const char incorrect_feedback[] = "Your answer is incorrect.";
+
+struct moodle {
+	struct qb_atomic *out;
+	xmlOutputBufferPtr ob;
+	xmlTextWriterPtr w;
+	struct qb_error *err;      /* the caller's, for write errors during the run */
+	struct qb_moodle_field field;
+	struct qb_buf tmp, tmp2;
+
+	/* the bank of the current file */
+	char *title;               /* category name of the bank (plain text) */
+	char *info;                /* its description, HTML or plain text */
+	int info_plain;
+	/* the category of the last question written */
+	int have_cat;
+	size_t cat_file, cat_serial;
+
+	/* the first problem found (reported at commit) and how many there were */
+	char problem[900];
+	size_t nproblems;
+	int broken;                /* the writer is in an unknown state: write no more */
+};
+
+struct qtype_row {
+	const char *moodle;        /* question type attribute in Moodle XML */
+	const char *penalty;       /* Moodle's default penalty for the type */
+	int (*check)(struct moodle *st, const struct qb_question *q);
+	int (*body)(struct moodle *st, const struct qb_question *q);
+};
+
+/* ---- problems ------------------------------------------------------------ */
+
+/* Records a problem with question Q at LINE (0 = the question's line):
+ * "FILE:LINE: question 'ID': ...". Only the first message is kept. Always
+ * returns 1, so that checks can `return problem(...)`. */
+static int problem(struct moodle *st, const struct qb_question *q, unsigned long line,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int problem(struct moodle *st, const struct qb_question *q, unsigned long line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (st->nproblems++ > 0)
+		return 1;
+	n = snprintf(st->problem, sizeof(st->problem), "%s:%lu: question '%s': ", q->file,
+		     line ? line : q->line, q->id ? q->id : "?");
+	if (n < 0 || (size_t)n >= sizeof(st->problem))
+		return 1;
+	va_start(ap, fmt);
+	vsnprintf(st->problem + n, sizeof(st->problem) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* ---- small writers ------------------------------------------------------- */
+
+static int el(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	if (xmlTextWriterStartElement(w, BAD_CAST name) < 0 ||
+	    (value[0] && xmlTextWriterWriteString(w, BAD_CAST value) < 0) ||
+	    xmlTextWriterFullEndElement(w) < 0)
+		return QB_EIO;
+	return 0;
+}
+
+static int start(xmlTextWriterPtr w, const char *name)
+{
+	return xmlTextWriterStartElement(w, BAD_CAST name) < 0 ? QB_EIO : 0;
+}
+
+static int attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? QB_EIO : 0;
+}
+
+static int end(xmlTextWriterPtr w)
+{
+	return xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
+}
+
+/* <NAME><text>TEXT</text></NAME> with TEXT as escaped plain text. */
+static int plain_field(xmlTextWriterPtr w, const char *name, const char *text)
+{
+	int rc = start(w, name);
+
+	if (!rc)
+		rc = qb_moodle_write_plain_text(w, text);
+	return rc ? rc : end(w);
+}
+
+/* A rich-text field: <NAME format="html"><text>HTML</text><file/>...</NAME>. */
+static int rich_field(struct moodle *st, const char *name, const xmlNode *n, int wrap_p)
+{
+	int rc = qb_moodle_field_render(&st->field, n, wrap_p);
+
+	return rc ? rc : qb_moodle_field_write(st->w, &st->field, name, "html");
+}
+
+/* <NAME format="html"><text>TEXT</text></NAME> for a fixed text. */
+static int fixed_html_field(xmlTextWriterPtr w, const char *name, const char *text)
+{
+	int rc = start(w, name);
+
+	if (!rc)
+		rc = attr(w, "format", "html");
+	if (!rc)
+		rc = qb_moodle_write_cdata_text(w, text, strlen(text));
+	return rc ? rc : end(w);
+}
+
+static int combined_feedback(struct moodle *st, int shownumcorrect)
+{
+	int rc = fixed_html_field(st->w, "correctfeedback", correct_feedback);
+
+	if (!rc)
+		rc = fixed_html_field(st->w, "partiallycorrectfeedback", partial_feedback);
+	if (!rc)
+		rc = fixed_html_field(st->w, "incorrectfeedback", incorrect_feedback);
+	if (!rc && shownumcorrect)
+		rc = start(st->w, "shownumcorrect") || end(st->w) ? QB_EIO : 0;
+	return rc;
+}
+
+/* Plain text of rich-text element N with white space collapsed and trimmed
+ * (matching answers are plain text in Moodle). */
+static int plain_collapsed(struct qb_buf *out, const xmlNode *n)
+{
+	struct qb_buf raw = QB_BUF_INIT;
+	const char *s;
+	int rc, space = 0;
+
+	qb_buf_clear(out);
+	rc = qb_buf_grow(out, 0);
+	if (!rc)
+		rc = qb_text_plain(&raw, n);
+	for (s = raw.ptr; !rc && s && *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			space = 1;
+			continue;
+		}
+		if (space && out->len)
+			rc = qb_buf_addc(out, ' ');
+		space = 0;
+		if (!rc)
+			rc = qb_buf_addc(out, *s);
+	}
+	qb_buf_dispose(&raw);
+	return rc;
+}
+
+/* ---- checks: what Moodle's importer would reject or mis-mark ------------- */
+
+static int count_correct(const struct qb_question *q)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < q->noptions; i++)
+		n += q->options[i].correct != 0;
+	return n;
+}
+
+static int check_choice(struct moodle *st, const struct qb_question *q)
+{
+	size_t i, n = (size_t)count_correct(q), wrong = q->noptions - n;
+
+	if (q->noptions < 2)
+		return problem(st, q, 0, "Moodle's multichoice needs at least 2 options, it has %zu",
+			       q->noptions);
+	for (i = 0; i < q->noptions; i++)
+		if (qb_text_is_blank(q->options[i].text))
+			return problem(st, q, q->options[i].text_line,
+				       "option %s is empty; Moodle would drop it", q->options[i].id);
+	if (q->type == QB_Q_SINGLE) {
+		if (n != 1)
+			return problem(st, q, 0, "a single-answer question needs exactly one "
+				       "correct option for a 100%% answer in Moodle, it has %zu", n);
+		return 0;
+	}
+	if (n == 0)
+		return problem(st, q, 0, "no correct option: Moodle's positive fractions "
+			       "would not add up to 100%%");
+	if (!qb_moodle_share(n))
+		return problem(st, q, 0, "%zu correct options would each be worth 100/%zu %%, "
+			       "which is not in Moodle's fixed list of grade fractions "
+			       "(1 to 10, or 20, correct options can be expressed)", n, n);
+	if (wrong > 0 && !qb_moodle_share(wrong))
+		return problem(st, q, 0, "%zu wrong options would each cost -100/%zu %%, "
+			       "which is not in Moodle's fixed list of grade fractions "
+			       "(1 to 10, or 20, wrong options can be expressed)", wrong, wrong);
+	return 0;
+}
+
+static int check_truefalse(struct moodle *st, const struct qb_question *q)
+{
+	if (q->nanswers != 1)
+		return problem(st, q, 0, "a truefalse question needs exactly one answer, it has %zu",
+			       q->nanswers);
+	if (strcmp(q->answers[0].value, "true") != 0 && strcmp(q->answers[0].value, "false") != 0)
+		return problem(st, q, q->answers[0].line,
+			       "the answer of a truefalse question must be 'true' or 'false', not '%s'",
+			       q->answers[0].value);
+	return 0;
+}
+
+static int check_short(struct moodle *st, const struct qb_question *q)
+{
+	size_t i;
+
+	if (q->nanswers == 0)
+		return problem(st, q, 0, "a short-answer question without an accepted answer "
+			       "aborts Moodle's import (it needs a 100%% answer)");
+	for (i = 0; i < q->nanswers; i++)
+		if (!q->answers[i].value[0])
+			return problem(st, q, q->answers[i].line, "accepted answer %zu is empty", i + 1);
+	return 0;
+}
+
+static int check_numeric(struct moodle *st, const struct qb_question *q)
+{
+	const struct qb_answer *a;
+	int rc;
+
+	if (q->nanswers != 1)
+		return problem(st, q, 0, "a numeric question needs exactly one answer, it has %zu",
+			       q->nanswers);
+	a = &q->answers[0];
+	qb_buf_clear(&st->tmp);
+	rc = qb_moodle_decimal(&st->tmp, a->value, 1);
+	if (rc == QB_EINVAL)
+		return problem(st, q, a->line, "the answer '%s' is not a number written with a '.' "
+			       "(Moodle's database refuses it)", a->value);
+	if (rc)
+		return problem(st, q, a->line, "out of memory");
+	qb_buf_clear(&st->tmp);
+	if (a->tolerance && qb_moodle_decimal(&st->tmp, a->tolerance, 0))
+		return problem(st, q, a->line, "the tolerance '%s' is not a decimal number",
+			       a->tolerance);
+	return 0;
+}
+
+static int check_essay(struct moodle *st, const struct qb_question *q)
+{
+	(void)st;
+	(void)q;
+	return 0;
+}
+
+static int check_matching(struct moodle *st, const struct qb_question *q)
+{
+	size_t i;
+
+	if (q->npairs < 2)
+		return problem(st, q, 0, "Moodle's matching needs at least 2 pairs, it has %zu",
+			       q->npairs);
+	if (q->npairs + q->ndistractors < 3)
+		return problem(st, q, 0, "Moodle's matching needs at least 3 answers (pairs plus "
+			       "distractors), it has %zu; add a distractor",
+			       q->npairs + q->ndistractors);
+	for (i = 0; i < q->npairs; i++) {
+		if (qb_text_is_blank(q->pairs[i].premise))
+			return problem(st, q, q->pairs[i].line, "pair %zu has an empty premise", i + 1);
+		if (plain_collapsed(&st->tmp, q->pairs[i].response))
+			return problem(st, q, 0, "out of memory");
+		if (!st->tmp.len)
+			return problem(st, q, q->pairs[i].line, "pair %zu has an empty response; "
+				       "a subquestion without an answer stops Moodle's import", i + 1);
+	}
+	for (i = 0; i < q->ndistractors; i++) {
+		if (plain_collapsed(&st->tmp, q->distractors[i].node))
+			return problem(st, q, 0, "out of memory");
+		if (!st->tmp.len)
+			return problem(st, q, q->distractors[i].line,
+				       "distractor %zu is empty; Moodle would drop it", i + 1);
+	}
+	return 0;
+}
+
+/* ---- bodies per type ----------------------------------------------------- */
+
+static int write_choice(struct moodle *st, const struct qb_question *q)
+{
+	xmlTextWriterPtr w = st->w;
+	size_t n = (size_t)count_correct(q), wrong = q->noptions - n, i;
+	int single = q->type == QB_Q_SINGLE;
+	const char *right_frac, *wrong_frac = "0";
+	char neg[32];
+	int rc;
+
+	/* single: 100 / 0; multiple: 100/N per correct option and -100/W per wrong
+	 * one, so that ticking every option scores nothing (checked beforehand). */
+	right_frac = single ? "100" : qb_moodle_share(n)->spelling;
+	if (!single && wrong > 0) {
+		snprintf(neg, sizeof(neg), "-%s", qb_moodle_share(wrong)->spelling);
+		wrong_frac = neg;
+	}
+	rc = el(w, "single", single ? "true" : "false");
+	if (!rc)
+		rc = el(w, "shuffleanswers", q->shuffle ? "true" : "false");
+	if (!rc)
+		rc = el(w, "answernumbering", "abc");
+	if (!rc)
+		rc = el(w, "showstandardinstruction", "0");
+	if (!rc)
+		rc = combined_feedback(st, !single);
+	for (i = 0; !rc && i < q->noptions; i++) {
+		const struct qb_option *o = &q->options[i];
+
+		rc = start(w, "answer");
+		if (!rc)
+			rc = attr(w, "fraction", o->correct ? right_frac : wrong_frac);
+		if (!rc)
+			rc = attr(w, "format", "html");
+		if (!rc)
+			rc = qb_moodle_field_render(&st->field, o->text, 0);
+		if (!rc)
+			rc = qb_moodle_field_write_content(w, &st->field);
+		if (!rc)
+			rc = rich_field(st, "feedback", o->rationale, 1);
+		if (!rc)
+			rc = end(w);
+	}
+	return rc;
+}
+
+static const struct qb_side_rationale *side(const struct qb_question *q, int for_true)
+{
+	size_t i;
+
+	for (i = 0; i < q->nside_rationales; i++)
+		if (q->side_rationales[i].for_true == for_true)
+			return &q->side_rationales[i];
+	return NULL;
+}
+
+static int write_truefalse(struct moodle *st, const struct qb_question *q)
+{
+	int key = strcmp(q->answers[0].value, "true") == 0;
+	int rc = 0, t;
+
+	/* Moodle's own order: the answer "true" first, then "false". */
+	for (t = 1; t >= 0 && !rc; t--) {
+		const struct qb_side_rationale *r = side(q, t);
+
+		rc = start(st->w, "answer");
+		if (!rc)
+			rc = attr(st->w, "fraction", key == t ? "100" : "0");
+		if (!rc)
+			rc = attr(st->w, "format", "moodle_auto_format");
+		if (!rc)
+			rc = qb_moodle_write_plain_text(st->w, t ? "true" : "false");
+		if (!rc)
+			rc = rich_field(st, "feedback", r ? r->node : NULL, 1);
+		if (!rc)
+			rc = end(st->w);
+	}
+	return rc;
+}
+
+/* An accepted answer as Moodle's shortanswer pattern: '*' is its wildcard,
+ * so a literal '*' is written "\*". */
+static int short_pattern(struct qb_buf *out, const char *s)
+{
+	int rc = 0;
+
+	qb_buf_clear(out);
+	rc = qb_buf_grow(out, 0);
+	for (; *s && !rc; s++)
+		rc = *s == '*' ? qb_buf_adds(out, "\\*") : qb_buf_addc(out, *s);
+	return rc;
+}
+
+static int write_short(struct moodle *st, const struct qb_question *q)
+{
+	size_t i;
+	int rc = el(st->w, "usecase", q->case_sensitive ? "1" : "0");
+
+	for (i = 0; !rc && i < q->nanswers; i++) {
+		rc = start(st->w, "answer");
+		if (!rc)
+			rc = attr(st->w, "fraction", "100");
+		if (!rc)
+			rc = attr(st->w, "format", "moodle_auto_format");
+		if (!rc)
+			rc = short_pattern(&st->tmp, q->answers[i].value);
+		if (!rc)
+			rc = qb_moodle_write_plain_text(st->w, st->tmp.ptr);
+		if (!rc)
+			rc = rich_field(st, "feedback", NULL, 0);
+		if (!rc)
+			rc = end(st->w);
+	}
+	return rc;
+}
+
+static int write_numeric(struct moodle *st, const struct qb_question *q)
+{
+	const struct qb_answer *a = &q->answers[0];
+	xmlTextWriterPtr w = st->w;
+	int rc;
+
+	rc = start(w, "answer");
+	if (!rc)
+		rc = attr(w, "fraction", "100");
+	if (!rc)
+		rc = attr(w, "format", "moodle_auto_format");
+	qb_buf_clear(&st->tmp);
+	if (!rc)
+		rc = qb_moodle_decimal(&st->tmp, a->value, 1);
+	if (!rc)
+		rc = qb_moodle_write_plain_text(w, st->tmp.ptr);
+	if (!rc)
+		rc = rich_field(st, "feedback", NULL, 0);
+	qb_buf_clear(&st->tmp);
+	if (!rc)
+		rc = qb_moodle_decimal(&st->tmp, a->tolerance ? a->tolerance : "0", 0);
+	if (!rc)
+		rc = el(w, "tolerance", st->tmp.ptr);
+	if (!rc)
+		rc = end(w);
+	/* A unit is accepted but not graded (unitgradingtype 0) and typed into
+	 * the answer box (showunits 0); without one, units are off (3). */
+	if (!rc && a->unit && a->unit[0]) {
+		rc = start(w, "units");
+		if (!rc)
+			rc = start(w, "unit");
+		if (!rc)
+			rc = el(w, "multiplier", "1");
+		if (!rc)
+			rc = el(w, "unit_name", a->unit);
+		if (!rc)
+			rc = end(w);
+		if (!rc)
+			rc = end(w);
+	}
+	if (!rc)
+		rc = el(w, "unitgradingtype", "0");
+	if (!rc)
+		rc = el(w, "unitpenalty", "0.1000000");
+	if (!rc)
+		rc = el(w, "showunits", a->unit && a->unit[0] ? "0" : "3");
+	if (!rc)
+		rc = el(w, "unitsleft", "0");
+	return rc;
+}
+
+static const char *response_attr(const struct qb_question *q, const char *name, xmlChar **keep)
+{
+	*keep = q->response ? xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST name) : NULL;
+	return (const char *)*keep;
+}
+
+static int write_essay(struct moodle *st, const struct qb_question *q)
+{
+	xmlTextWriterPtr w = st->w;
+	xmlChar *fmt, *lines, *minw, *maxw;
+	const char *f = response_attr(q, "format", &fmt);
+	const char *l = response_attr(q, "lines", &lines);
+	const char *mn = response_attr(q, "min-words", &minw);
+	const char *mx = response_attr(q, "max-words", &maxw);
+	int rc;
+
+	rc = el(w, "responseformat", f && strcmp(f, "plain") == 0 ? "plain" : "editor");
+	if (!rc)
+		rc = el(w, "responserequired", "1");
+	if (!rc)
+		rc = el(w, "responsefieldlines", l ? l : "10");
+	if (!rc && mn)
+		rc = el(w, "minwordlimit", mn);
+	if (!rc && mx)
+		rc = el(w, "maxwordlimit", mx);
+	if (!rc)
+		rc = el(w, "attachments", "0");
+	if (!rc)
+		rc = el(w, "attachmentsrequired", "0");
+	if (!rc)
+		rc = el(w, "maxbytes", "0");
+	if (!rc)
+		rc = el(w, "filetypeslist", "");
+	if (!rc)
+		rc = rich_field(st, "graderinfo", q->rubric, 1);
+	if (!rc)
+		rc = rich_field(st, "responsetemplate", NULL, 0);
+	xmlFree(fmt);
+	xmlFree(lines);
+	xmlFree(minw);
+	xmlFree(maxw);
+	return rc;
+}
+
+/* One subquestion: premise as HTML (empty for a distractor), the response
+ * as Moodle's plain answer text. */
+static int subquestion(struct moodle *st, const xmlNode *premise, const xmlNode *response)
+{
+	xmlTextWriterPtr w = st->w;
+	int rc = start(w, "subquestion");
+
+	if (!rc)
+		rc = attr(w, "format", "html");
+	if (!rc)
+		rc = qb_moodle_field_render(&st->field, premise, 0);
+	if (!rc)
+		rc = qb_moodle_field_write_content(w, &st->field);
+	if (!rc)
+		rc = plain_collapsed(&st->tmp, response);
+	/* Moodle shows matching answers through format_string(), as HTML */
+	qb_buf_clear(&st->tmp2);
+	if (!rc)
+		rc = qb_moodle_html_escape(&st->tmp2, st->tmp.ptr);
+	if (!rc)
+		rc = plain_field(w, "answer", st->tmp2.ptr ? st->tmp2.ptr : "");
+	return rc ? rc : end(w);
+}
+
+static int write_matching(struct moodle *st, const struct qb_question *q)
+{
+	size_t i;
+	int rc = el(st->w, "shuffleanswers", q->shuffle ? "true" : "false");
+
+	if (!rc)
+		rc = combined_feedback(st, 1);
+	for (i = 0; !rc && i < q->npairs; i++)
+		rc = subquestion(st, q->pairs[i].premise, q->pairs[i].response);
+	for (i = 0; !rc && i < q->ndistractors; i++)
+		rc = subquestion(st, NULL, q->distractors[i].node);
+	return rc;
+}
+
+/* Indexed by enum qb_qtype. Penalties are Moodle's defaults for new
+ * questions: a third of the mark per wrong try, all of it for true/false
+ * (a second try could not be wrong), none for hand-graded essays. */
+static const struct qtype_row qtypes[QB_Q_UNKNOWN] = {
+	[QB_Q_SINGLE] = { "multichoice", "0.3333333", check_choice, write_choice },
+	[QB_Q_MULTIPLE] = { "multichoice", "0.3333333", check_choice, write_choice },
+	[QB_Q_TRUEFALSE] = { "truefalse", "1.0000000", check_truefalse, write_truefalse },
+	[QB_Q_SHORT] = { "shortanswer", "0.3333333", check_short, write_short },
+	[QB_Q_NUMERIC] = { "numerical", "0.3333333", check_numeric, write_numeric },
+	[QB_Q_ESSAY] = { "essay", "0.0000000", check_essay, write_essay },
+	[QB_Q_MATCHING] = { "matching", "0.3333333", check_matching, write_matching },
+};
+
+/* ---- categories ---------------------------------------------------------- */
+
+/* One category name in a Moodle category path: '/' is doubled, and a name
+ * that starts or ends with '/' gets a space there (Moodle's
+ * assemble_category_path; its importer trims names). */
+static int path_component(struct qb_buf *out, const char *name)
+{
+	struct qb_buf esc = QB_BUF_INIT;
+	const char *s;
+	int rc;
+
+	/* Moodle cleans category names as PARAM_TEXT (tags are stripped) and
+	 * shows them through format_string() (HTML): write & < > " as
+	 * character references so that the name survives and reads as written. */
+	rc = qb_moodle_html_escape(&esc, name);
+	if (!rc)
+		rc = qb_buf_addc(out, '/');
+	if (!rc && esc.len && esc.ptr[0] == '/')
+		rc = qb_buf_addc(out, ' ');
+	for (s = esc.ptr; !rc && s && *s; s++)
+		rc = *s == '/' ? qb_buf_adds(out, "//") : qb_buf_addc(out, *s);
+	if (!rc && esc.len && esc.ptr[esc.len - 1] == '/')
+		rc = qb_buf_addc(out, ' ');
+	qb_buf_dispose(&esc);
+	return rc;
+}
+
+static int write_category(struct moodle *st, const struct qb_question *q, size_t depth)
+{
+	xmlTextWriterPtr w = st->w;
+	size_t i;
+	int rc;
+
+	qb_buf_clear(&st->tmp);
+	rc = qb_buf_adds(&st->tmp, "$course$/top");
+	if (!rc)
+		rc = path_component(&st->tmp, st->title);
+	for (i = 0; !rc && i < depth; i++)
+		rc = path_component(&st->tmp, q->categories[i]);
+	if (!rc)
+		rc = start(w, "question");
+	if (!rc)
+		rc = attr(w, "type", "category");
+	if (!rc)
+		rc = plain_field(w, "category", st->tmp.ptr);
+	/* The bank's description describes the bank's own category; Moodle uses
+	 * info only when it creates a category, so deeper levels get none. */
+	if (!rc)
+		rc = start(w, "info");
+	if (!rc)
+		rc = attr(w, "format", depth == 0 && st->info_plain ? "plain_text" : "html");
+	if (!rc && depth == 0 && st->info_plain)
+		rc = qb_moodle_write_plain_text(w, st->info ? st->info : "");
+	else if (!rc)
+		rc = qb_moodle_write_cdata_text(w, depth == 0 && st->info ? st->info : "",
+						depth == 0 && st->info ? strlen(st->info) : 0);
+	if (!rc)
+		rc = end(w);
+	return rc ? rc : end(w);
+}
+
+static int check_categories(struct moodle *st, const struct qb_question *q)
+{
+	size_t i, len;
+
+	for (i = 0; i < q->ncategories; i++) {
+		qb_text_trim(q->categories[i], &len);
+		if (len == 0)
+			return problem(st, q, 0, "an enclosing category has an empty name, which "
+				       "Moodle cannot create");
+	}
+	return 0;
+}
+
+/* A category pseudo-question whenever the question's category differs from
+ * the previous one: the bank's category first (with its description) the
+ * first time a file is entered, then the question's own. */
+static int switch_category(struct moodle *st, const struct qb_question *q)
+{
+	int new_file = !st->have_cat || st->cat_file != q->file_index;
+	int rc = 0;
+
+	if (!new_file && st->cat_serial == q->category_serial)
+		return 0;
+	if (new_file || q->ncategories == 0)
+		rc = write_category(st, q, 0);
+	if (!rc && q->ncategories > 0)
+		rc = write_category(st, q, q->ncategories);
+	st->have_cat = 1;
+	st->cat_file = q->file_index;
+	st->cat_serial = q->category_serial;
+	return rc;
+}
+
+/* ---- the exporter's entry points ----------------------------------------- */
+
+static void state_free(struct moodle *st)
+{
+	if (!st)
+		return;
+	if (st->w)
+		xmlFreeTextWriter(st->w);   /* also closes st->ob (not the FILE) */
+	else if (st->ob)
+		xmlOutputBufferClose(st->ob);
+	qb_moodle_field_dispose(&st->field);
+	qb_buf_dispose(&st->tmp);
+	qb_buf_dispose(&st->tmp2);
+	free(st->title);
+	free(st->info);
+	free(st);
+}
 
 int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
 {
-	(void)o;
+	struct moodle *st = calloc(1, sizeof(*st));
+	struct qb_moodle_field f0 = QB_MOODLE_FIELD_INIT;
+	int rc;
+
 	*state = NULL;
-	qb_error_set(err, QB_EINVAL, "this exporter is not available yet");
-	return QB_EINVAL;
+	if (!st)
+		return QB_ENOMEM;
+	st->field = f0;
+	st->err = err;
+	rc = qb_atomic_open(&st->out, o->output, err);
+	if (rc) {
+		free(st);
+		return rc;
+	}
+	st->ob = xmlOutputBufferCreateFile(qb_atomic_file(st->out), NULL);
+	st->w = st->ob ? xmlNewTextWriter(st->ob) : NULL;
+	if (!st->w) {
+		qb_moodle_abort(st);
+		return QB_ENOMEM;
+	}
+	if (xmlTextWriterSetIndent(st->w, 1) < 0 ||
+	    xmlTextWriterSetIndentString(st->w, BAD_CAST "  ") < 0 ||
+	    xmlTextWriterStartDocument(st->w, "1.0", "UTF-8", NULL) < 0 ||
+	    xmlTextWriterStartElement(st->w, BAD_CAST "quiz") < 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot write", qb_atomic_path(st->out));
+		qb_moodle_abort(st);
+		return QB_EIO;
+	}
+	*state = st;
+	return 0;
 }
-int qb_moodle_bank(void *state, const struct qb_bank_info *b) { (void)state; (void)b; return 0; }
-int qb_moodle_question(void *state, const struct qb_question *q) { (void)state; (void)q; return 0; }
-int qb_moodle_commit(void *state, struct qb_error *err) { (void)state; (void)err; return 0; }
-void qb_moodle_abort(void *state) { (void)state; }
+
+int qb_moodle_bank(void *state, const struct qb_bank_info *b)
+{
+	struct moodle *st = state;
+	size_t len;
+	const char *t = b->title ? qb_text_trim(b->title, &len) : NULL;
+	int rc;
+
+	free(st->title);
+	free(st->info);
+	st->info = NULL;
+	st->info_plain = 0;
+	/* An untitled bank is named by its id, so that its category has a name. */
+	if (!t || !len) {
+		t = b->id && b->id[0] ? b->id : "bank";
+		len = strlen(t);
+	}
+	st->title = strndup(t, len);
+	if (!st->title)
+		return QB_ENOMEM;
+	if (b->description) {
+		/* Category descriptions cannot carry files: a description with an
+		 * image goes as plain text (the image as its alt text). */
+		st->info_plain = qb_moodle_has_image(b->description);
+		qb_buf_clear(&st->tmp);
+		if (st->info_plain)
+			rc = plain_collapsed(&st->tmp, b->description);
+		else
+			rc = qb_moodle_field_render(&st->field, b->description, 1) ||
+			     qb_buf_add(&st->tmp, st->field.html.ptr, st->field.html.len) ? QB_ENOMEM : 0;
+		if (rc)
+			return QB_ENOMEM;
+		st->info = strdup(st->tmp.ptr ? st->tmp.ptr : "");
+		if (!st->info)
+			return QB_ENOMEM;
+	}
+	st->have_cat = 0;
+	return 0;
+}
+
+/* Everything Moodle's importer needs that the lint does not guarantee by
+ * itself. Returns 1 when a problem was recorded. */
+static int check_question(struct moodle *st, const struct qb_question *q)
+{
+	const struct qtype_row *t = &qtypes[q->type];
+	int rc;
+
+	if (qb_moodle_utf8_len(q->id) > IDNUMBER_MAX)
+		return problem(st, q, 0, "the id is %zu characters long; Moodle's idnumber "
+			       "takes at most %d", qb_moodle_utf8_len(q->id), IDNUMBER_MAX);
+	qb_buf_clear(&st->tmp);
+	if (qb_moodle_decimal(&st->tmp, q->points ? q->points : "1", 0))
+		return problem(st, q, 0, "points '%s' is not a decimal number", q->points);
+	if (strcspn(st->tmp.ptr, ".") > 5)
+		return problem(st, q, 0, "points '%s' is too large for Moodle (at most 99999.9999999)",
+			       q->points);
+	if (check_categories(st, q) || t->check(st, q))
+		return 1;
+	rc = qb_moodle_field_check_images(&st->field, q->node);
+	if (rc)
+		return problem(st, q, 0, "%s", st->field.why);
+	return 0;
+}
+
+static int write_question(struct moodle *st, const struct qb_question *q)
+{
+	const struct qtype_row *t = &qtypes[q->type];
+	xmlTextWriterPtr w = st->w;
+	size_t i;
+	int rc;
+
+	rc = switch_category(st, q);
+	if (!rc)
+		rc = start(w, "question");
+	if (!rc)
+		rc = attr(w, "type", t->moodle);
+	if (!rc)
+		rc = plain_field(w, "name", q->id);
+	if (!rc)
+		rc = rich_field(st, "questiontext", q->stem, 1);
+	if (!rc)
+		rc = rich_field(st, "generalfeedback", q->explanation, 1);
+	qb_buf_clear(&st->tmp);
+	if (!rc)
+		rc = qb_moodle_decimal(&st->tmp, q->points ? q->points : "1", 0);
+	if (!rc)
+		rc = el(w, "defaultgrade", st->tmp.ptr);
+	if (!rc)
+		rc = el(w, "penalty", t->penalty);
+	if (!rc)
+		rc = el(w, "hidden", "0");
+	if (!rc)
+		rc = el(w, "idnumber", q->id);
+	if (!rc)
+		rc = t->body(st, q);
+	if (!rc && q->ntags > 0) {
+		rc = start(w, "tags");
+		for (i = 0; !rc && i < q->ntags; i++)
+			rc = plain_field(w, "tag", q->tags[i]);
+		if (!rc)
+			rc = end(w);
+	}
+	return rc ? rc : end(w);
+}
+
+int qb_moodle_question(void *state, const struct qb_question *q)
+{
+	struct moodle *st = state;
+	int rc;
+
+	if (q->type >= QB_Q_UNKNOWN || !q->id)
+		return 0;   /* the schema has reported it; the lint refuses the export */
+	st->field.bank_file = q->file;
+	if (check_question(st, q) || st->nproblems || st->broken)
+		return 0;   /* keep checking; commit fails and writes nothing */
+	rc = write_question(st, q);
+	if (rc == QB_ENOMEM)
+		return rc;
+	if (rc) {
+		st->broken = 1;
+		if (st->field.rc)
+			problem(st, q, 0, "%s", st->field.why);
+		else
+			qb_error_set(st->err, QB_EIO, "%s: write failed", qb_atomic_path(st->out));
+		return st->field.rc ? 0 : QB_EIO;
+	}
+	return 0;
+}
+
+int qb_moodle_commit(void *state, struct qb_error *err)
+{
+	struct moodle *st = state;
+	struct qb_atomic *out = st->out;
+	int rc = 0;
+
+	if (st->nproblems) {
+		if (st->nproblems > 1)
+			qb_error_set(err, QB_EINVAL, "%s (and %zu more problem%s for Moodle)",
+				     st->problem, st->nproblems - 1, st->nproblems == 2 ? "" : "s");
+		else
+			qb_error_set(err, QB_EINVAL, "%s", st->problem);
+		qb_moodle_abort(st);
+		return QB_EINVAL;
+	}
+	if (xmlTextWriterEndDocument(st->w) < 0 || xmlTextWriterFlush(st->w) < 0) {
+		qb_error_set(err, QB_EIO, "%s: write failed", qb_atomic_path(out));
+		qb_moodle_abort(st);
+		return QB_EIO;
+	}
+	state_free(st);
+	rc = qb_atomic_commit(out, err);
+	return rc;
+}
+
+void qb_moodle_abort(void *state)
+{
+	struct moodle *st = state;
+	struct qb_atomic *out;
+
+	if (!st)
+		return;
+	/* the writer flushes into the file when freed: free it first */
+	out = st->out;
+	state_free(st);
+	qb_atomic_abort(out);
+}

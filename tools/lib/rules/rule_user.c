@@ -1,8 +1,147 @@
+/* User rules of the configuration file ([[custom-rule]]): each PCRE2
+ * pattern runs over the plain text of the parts it names, once per part;
+ * the first match in a part is one finding, at the line of that part. */
+#include <string.h>
+
+#include "../config.h"
+#include "../text.h"
 #include "rules_impl.h"
+
+/* One text-bearing part of a question: a rich-text node or a plain value. */
+struct slot {
+	unsigned part;
+	const xmlNode *node;
+	const char *value;
+	unsigned long line;
+};
+
+/* Longest matched text quoted in a message, in bytes. */
+#define MATCH_QUOTE_MAX 60
+
+/* Appends MSG with each "{match}" replaced by the matched text (cut at a
+ * character boundary when long). */
+static int expand_message(struct qb_buf *out, const char *msg, const char *m, size_t mlen)
+{
+	const char *s = msg, *hit;
+	int rc = 0, cut = mlen > MATCH_QUOTE_MAX;
+
+	if (cut) {
+		mlen = MATCH_QUOTE_MAX;
+		while (mlen > 0 && ((unsigned char)m[mlen] & 0xc0) == 0x80)
+			mlen--;
+	}
+	while (!rc && (hit = strstr(s, "{match}")) != NULL) {
+		rc = qb_buf_add(out, s, (size_t)(hit - s));
+		if (!rc)
+			rc = qb_buf_add(out, m, mlen);
+		if (!rc && cut)
+			rc = qb_buf_adds(out, "...");
+		s = hit + 7;
+	}
+	return rc ? rc : qb_buf_adds(out, s);
+}
+
+static int run_rule(struct qb_lint *l, const struct qb_user_rule *r, const char *text, size_t len,
+		    unsigned long line)
+{
+	const struct qb_config *c = l->cfg;
+	PCRE2_UCHAR err[160];
+	PCRE2_SIZE *ov;
+	int rc = pcre2_match(r->code, (PCRE2_SPTR)text, len, 0, 0, r->md, c->mctx);
+
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0) {
+		/* The match limit, depth limit or JIT stack stopped a runaway
+		 * pattern: say so instead of passing the text silently. */
+		pcre2_get_error_message(rc, err, sizeof(err));
+		return qb_lint_report(l, r->id, line,
+				      "pattern of %s gave up on this text (%s); simplify the pattern",
+				      r->id, (const char *)err);
+	}
+	ov = pcre2_get_ovector_pointer(r->md);
+	qb_buf_clear(&l->scratch2);
+	rc = expand_message(&l->scratch2, r->message, text + ov[0],
+			    ov[1] > ov[0] ? (size_t)(ov[1] - ov[0]) : 0);
+	if (rc)
+		return rc;
+	return qb_lint_report(l, r->id, line, "%s", l->scratch2.ptr);
+}
+
+static int run_slot(struct qb_lint *l, const struct slot *s)
+{
+	const struct qb_config *c = l->cfg;
+	const char *text = s->value;
+	size_t i, len = 0;
+	int rc = 0, ready = 0;
+
+	for (i = 0; i < c->nuser_rules && !rc; i++) {
+		const struct qb_user_rule *r = &c->user_rules[i];
+
+		if (!(r->parts & s->part) || qb_config_severity(c, r->id, r->severity) == QB_SEV_OFF)
+			continue;
+		if (!ready) {
+			/* The plain text once per part, whatever the number of rules. */
+			if (s->node) {
+				qb_buf_clear(&l->scratch);
+				rc = qb_text_plain(&l->scratch, s->node);
+				if (rc)
+					break;
+				text = l->scratch.ptr ? l->scratch.ptr : "";
+			}
+			len = strlen(text);
+			ready = 1;
+		}
+		rc = run_rule(l, r, text, len, s->line);
+	}
+	return rc;
+}
 
 int qb_lint_user_rules(struct qb_lint *l, const struct qb_question *q)
 {
-	(void)l;
-	(void)q;
-	return 0;
+	struct slot s;
+	size_t i;
+	int rc = 0;
+
+	if (!l->cfg || !l->cfg->nuser_rules || q->schema_invalid)
+		return 0;
+	if (q->stem) {
+		s = (struct slot){ QB_PART_STEM, q->stem, NULL, q->stem_line ? q->stem_line : q->line };
+		rc = run_slot(l, &s);
+	}
+	for (i = 0; i < q->noptions && !rc; i++) {
+		const struct qb_option *o = &q->options[i];
+
+		if (o->text) {
+			s = (struct slot){ o->correct ? QB_PART_KEY : QB_PART_DISTRACTOR, o->text, NULL,
+					   o->text_line ? o->text_line : o->line };
+			rc = run_slot(l, &s);
+		}
+		if (!rc && o->rationale) {
+			s = (struct slot){ QB_PART_RATIONALE, o->rationale, NULL,
+					   o->rationale_line ? o->rationale_line : o->line };
+			rc = run_slot(l, &s);
+		}
+	}
+	for (i = 0; q->type == QB_Q_SHORT && i < q->nanswers && !rc; i++) {
+		s = (struct slot){ QB_PART_KEY, NULL, q->answers[i].value ? q->answers[i].value : "",
+				   q->answers[i].line };
+		rc = run_slot(l, &s);
+	}
+	for (i = 0; i < q->ndistractors && !rc; i++) {
+		s = (struct slot){ QB_PART_DISTRACTOR, q->distractors[i].node, NULL,
+				   q->distractors[i].line };
+		rc = run_slot(l, &s);
+	}
+	for (i = 0; i < q->nside_rationales && !rc; i++) {
+		s = (struct slot){ QB_PART_RATIONALE, q->side_rationales[i].node, NULL,
+				   q->side_rationales[i].line };
+		rc = run_slot(l, &s);
+	}
+	if (q->explanation && !rc) {
+		s = (struct slot){ QB_PART_EXPLANATION, q->explanation, NULL,
+				   q->explanation_line ? q->explanation_line : q->line };
+		rc = run_slot(l, &s);
+	}
+	return rc;
 }

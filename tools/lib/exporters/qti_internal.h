@@ -1,0 +1,141 @@
+/* Internals of the IMS QTI 2.1 exporter: export_qti21.c drives the package
+ * (manifest, test, media, zip) and the qti_*.c helpers do one job each:
+ * qti_item.c writes one assessmentItem, qti_rich.c writes rich text into
+ * QTI's XHTML content model, qti_zip.c writes the deterministic zip,
+ * qti_util.c holds the small shared pieces (hash map, numbers, names).
+ * Ownership: every object here is created and freed by the exporter's
+ * state; nothing keeps a pointer into a question after the call returns. */
+#ifndef QB_QTI_INTERNAL_H
+#define QB_QTI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
+
+#include "../buf.h"
+#include "../error.h"
+#include "../model.h"
+#include "../richtext.h"
+
+#define QTI_NS "http://www.imsglobal.org/xsd/imsqti_v2p1"
+#define QTI_SCHEMA_LOCATION QTI_NS " http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
+#define QTI_CP_NS "http://www.imsglobal.org/xsd/imscp_v1p1"
+#define QTI_CP_SCHEMA_LOCATION QTI_CP_NS " http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
+#define QTI_XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
+
+/* ---- writer with a sticky error (qti_util.c) -------------------------------
+ * Every call is a no-op once one has failed, so that a document is written
+ * as a straight sequence of calls and checked once at the end. */
+struct qti_xw {
+	xmlTextWriterPtr w;
+	int rc;                 /* 0, or the first error */
+};
+
+void qti_xw_start(struct qti_xw *x, const char *name);
+void qti_xw_attr(struct qti_xw *x, const char *name, const char *value);
+void qti_xw_end(struct qti_xw *x);
+/* <name>text</name> */
+void qti_xw_elem(struct qti_xw *x, const char *name, const char *text);
+/* Starts NAME and switches indentation off, for mixed content: the
+ * writer's indentation would otherwise add white space inside it. */
+void qti_xw_start_mixed(struct qti_xw *x, const char *name);
+/* Ends the element opened by qti_xw_start_mixed; indentation back on. */
+void qti_xw_end_mixed(struct qti_xw *x);
+void qti_xw_text(struct qti_xw *x, const char *text);
+/* Writes rich text N (qti_rich_write) into the open element. */
+void qti_xw_rich(struct qti_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* ---- rich text (qti_rich.c) --------------------------------------------- */
+
+/* Writes the children of rich-text element N as QTI XHTML. Like
+ * qb_rich_write with QB_MATH_TEX_SPAN, except that display math inside
+ * inline markup (p, em, strong, sub, sup) becomes a span, because QTI's
+ * p and inline elements take inline content only. */
+int qti_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* ---- items (qti_item.c) ------------------------------------------------- */
+
+struct qti_item_opts {
+	const char *lang;            /* xml:lang for the item (already checked), or NULL */
+	struct qb_rich_opts rich;    /* math mode and the img src mapping */
+};
+
+/* Writes the assessmentItem of Q into OUT (appended). Returns 0,
+ * QB_EREFUSED with a message naming the question when Q cannot become a
+ * valid item (e.g. an identifier that is not an NCName), or QB_ENOMEM /
+ * QB_EIO. */
+int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
+		   const struct qti_item_opts *o, struct qb_error *err);
+
+/* ---- zip (qti_zip.c) ---------------------------------------------------- */
+
+struct qti_zip;
+
+/* A deterministic zip on F: every entry is a regular file, mode 0644,
+ * owner 0:0, with no timestamp of its own (see qti_zip.c), UTF-8 names. */
+int qti_zip_open(struct qti_zip **out, FILE *f, struct qb_error *err);
+int qti_zip_add(struct qti_zip *z, const char *name, const void *data, size_t len,
+		struct qb_error *err);
+/* Copies SIZE bytes from FD. */
+int qti_zip_add_fd(struct qti_zip *z, const char *name, int fd, uint64_t size,
+		   struct qb_error *err);
+/* An XML entry produced by GEN through a writer: GEN runs twice, once to
+ * measure the document and once to write it, so that a large manifest is
+ * never held in memory. GEN must write the same bytes both times. */
+int qti_zip_add_xml(struct qti_zip *z, const char *name,
+		    int (*gen)(xmlTextWriterPtr w, void *ctx), void *ctx,
+		    struct qb_error *err);
+/* Writes the central directory. */
+int qti_zip_close(struct qti_zip *z, struct qb_error *err);
+void qti_zip_free(struct qti_zip *z);
+
+/* ---- small shared pieces (qti_util.c) ----------------------------------- */
+
+/* Open-addressing map from a 64-bit hash to a 32-bit value. Keys are not
+ * stored: the caller compares candidates (EQ) against its own records. */
+struct qti_map {
+	uint64_t *hash;
+	uint32_t *val;
+	size_t cap;             /* power of two, or 0 */
+	size_t n;
+};
+
+#define QTI_MAP_NONE UINT32_MAX
+
+/* The value stored for HASH whose record EQ accepts, or QTI_MAP_NONE. */
+uint32_t qti_map_find(const struct qti_map *m, uint64_t hash,
+		      int (*eq)(void *ctx, uint32_t val), void *ctx);
+int qti_map_put(struct qti_map *m, uint64_t hash, uint32_t val);
+void qti_map_dispose(struct qti_map *m);
+
+/* Shortest decimal text of V that reads back as V ("1", "0.25",
+ * "0.3333333333333333"), in the C locale's format whatever the locale. */
+void qti_fmt_double(char out[40], double v);
+
+/* Parses a decimal number (optional sign, digits, dot, exponent) as the
+ * bank writes it; 0 on success. */
+int qti_parse_double(const char *s, double *out);
+
+/* 1 when S is an XML NCName (what QTI identifiers and CP ids must be). */
+int qti_is_ncname(const char *s);
+
+/* 1 when S matches xs:language (e.g. "en", "de-CH"). */
+int qti_is_language(const char *s);
+
+/* Appends S with runs of white space collapsed to one space, trimmed. */
+int qti_buf_add_collapsed(struct qb_buf *b, const char *s);
+
+/* Appends PATH as a URI reference: bytes other than unreserved ones and
+ * '/' are percent-encoded (spaces, %, non-ASCII letters). */
+int qti_buf_add_uri(struct qb_buf *b, const char *path);
+
+/* Checks an img src from the bank and appends its normalised form to
+ * NORM ("./" segments and repeated slashes dropped). Returns 0, or
+ * QB_EREFUSED with *WHY set when the path is absolute, climbs out with
+ * "..", is a URL or otherwise not a plain relative path. */
+int qti_media_src_check(const char *src, struct qb_buf *norm, const char **why);
+
+#endif

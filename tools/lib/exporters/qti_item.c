@@ -1,0 +1,856 @@
+/* One question as one QTI 2.1 assessmentItem.
+ *
+ * Every item has the response RESPONSE and the outcomes SCORE (float,
+ * normalMaximum = points), MAXSCORE (= points) and, when the question has
+ * them, FEEDBACK and EXPLANATION:
+ *
+ * - Option rationales (and truefalse's per-side rationales) follow the
+ *   pattern of the IMS QTI 2.1 feedback examples: one modalFeedback per
+ *   choice, identifier = the choice's identifier, outcomeIdentifier =
+ *   FEEDBACK, showHide = show; responseProcessing copies the response into
+ *   FEEDBACK (identifier, cardinality multiple, so that every option a
+ *   candidate ticked in a multiple-response question shows its rationale).
+ * - The explanation is a modalFeedback on its own outcome, EXPLANATION,
+ *   which responseProcessing sets unconditionally: it is shown after every
+ *   attempt, and no option id can collide with it.
+ *
+ * Scoring is written out as responseProcessing rules. The match_correct
+ * template is used only where it is exactly the processing wanted (a
+ * single-answer or true/false question worth 1 point with no feedback):
+ * the template sets SCORE to 1, and some importers (Inspera) accept no
+ * other template, so everything else is explicit:
+ *   single, truefalse   SCORE = points when RESPONSE matches, else 0
+ *   multiple, matching  0 when unanswered; points for exactly the key;
+ *                       else the mapping, bounded to [0, points]
+ *   short               0 when unanswered, else the mapping (each accepted
+ *                       answer maps to points)
+ *   numeric             points when equal within the absolute tolerance
+ *   essay               no scoring rule (graded by hand)
+ * multiple's mapping gives each correct option points/k (k correct) and
+ * each wrong option -points/(n-k), so that ticking every option scores 0.
+ */
+#include "qti_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../text.h"
+
+#define MATCH_CORRECT "http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"
+
+/* Matching: premises are P1..Pn in pair order; responses R1..Rm in order of
+ * first appearance (pair responses, then distractors). Responses whose
+ * normalised text is equal share one choice, so that a candidate never
+ * sees the same response twice with only one of them counted right. */
+struct match_ids {
+	size_t *resp;          /* pair i -> response number (1-based) */
+	size_t *dist;          /* distractor j -> response number, 0 = same as an earlier one */
+	size_t nresp;
+	const xmlNode **resp_node;
+};
+
+struct item {
+	struct qti_xw x;
+	const struct qb_question *q;
+	const struct qti_item_opts *o;
+	struct qb_error *err;
+	char points[40];
+	double points_value;   /* > 0 */
+	struct match_ids m;    /* matching only */
+	int has_choice_fb;     /* FEEDBACK is declared and set */
+	int refused;
+};
+
+/* Labels of truefalse's two choices, by primary language subtag (sorted);
+ * anything else gets English. */
+static const struct tf_label {
+	const char *lang;
+	const char *t, *f;
+} tf_labels[] = {
+	{ "de", "Wahr", "Falsch" },
+	{ "en", "True", "False" },
+	{ "es", "Verdadero", "Falso" },
+	{ "fr", "Vrai", "Faux" },
+	{ "it", "Vero", "Falso" },
+	{ "nl", "Waar", "Onwaar" },
+	{ "pt", "Verdadeiro", "Falso" },
+};
+
+static const struct tf_label *tf_label(const char *lang)
+{
+	size_t i, n;
+
+	for (i = 0; lang && i < sizeof(tf_labels) / sizeof(tf_labels[0]); i++) {
+		n = strlen(tf_labels[i].lang);
+		if (strncasecmp(lang, tf_labels[i].lang, n) == 0 && (lang[n] == '\0' || lang[n] == '-'))
+			return &tf_labels[i];
+	}
+	return &tf_labels[1];
+}
+
+static int refuse(struct item *it, const char *fmt, const char *arg)
+{
+	char what[512];
+
+	snprintf(what, sizeof(what), fmt, arg);
+	qb_error_set(it->err, QB_EREFUSED, "%s:%lu: question '%s': %s", it->q->file, it->q->line,
+		     it->q->id ? it->q->id : "?", what);
+	it->refused = 1;
+	return QB_EREFUSED;
+}
+
+static const char *xml_prop(const xmlNode *n, const char *name, char *buf, size_t size)
+{
+	xmlChar *v = n ? xmlGetNoNsProp(n, BAD_CAST name) : NULL;
+
+	if (!v)
+		return NULL;
+	snprintf(buf, size, "%s", (const char *)v);
+	xmlFree(v);
+	return buf;
+}
+
+/* ---- small writers ------------------------------------------------------ */
+
+static void value_elem(struct item *it, const char *v)
+{
+	qti_xw_elem(&it->x, "value", v);
+}
+
+static void base_value(struct item *it, const char *type, const char *v)
+{
+	qti_xw_start_mixed(&it->x, "baseValue");
+	qti_xw_attr(&it->x, "baseType", type);
+	qti_xw_text(&it->x, v);
+	qti_xw_end_mixed(&it->x);
+}
+
+static void variable(struct item *it, const char *id)
+{
+	qti_xw_start(&it->x, "variable");
+	qti_xw_attr(&it->x, "identifier", id);
+	qti_xw_end(&it->x);
+}
+
+static void set_score(struct item *it, const char *v)
+{
+	qti_xw_start(&it->x, "setOutcomeValue");
+	qti_xw_attr(&it->x, "identifier", "SCORE");
+	base_value(it, "float", v);
+	qti_xw_end(&it->x);
+}
+
+static void set_score_mapped(struct item *it)
+{
+	qti_xw_start(&it->x, "setOutcomeValue");
+	qti_xw_attr(&it->x, "identifier", "SCORE");
+	qti_xw_start(&it->x, "mapResponse");
+	qti_xw_attr(&it->x, "identifier", "RESPONSE");
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+static void match_correct(struct item *it)
+{
+	qti_xw_start(&it->x, "match");
+	variable(it, "RESPONSE");
+	qti_xw_start(&it->x, "correct");
+	qti_xw_attr(&it->x, "identifier", "RESPONSE");
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+static void map_entry(struct item *it, const char *key, double value, const char *case_sensitive)
+{
+	char v[40];
+
+	qti_fmt_double(v, value);
+	qti_xw_start(&it->x, "mapEntry");
+	qti_xw_attr(&it->x, "mapKey", key);
+	qti_xw_attr(&it->x, "mappedValue", v);
+	if (case_sensitive)
+		qti_xw_attr(&it->x, "caseSensitive", case_sensitive);
+	qti_xw_end(&it->x);
+}
+
+static void start_mapping(struct item *it)
+{
+	qti_xw_start(&it->x, "mapping");
+	qti_xw_attr(&it->x, "lowerBound", "0");
+	qti_xw_attr(&it->x, "upperBound", it->points);
+	qti_xw_attr(&it->x, "defaultValue", "0");
+}
+
+static void start_response(struct item *it, const char *cardinality, const char *base_type)
+{
+	qti_xw_start(&it->x, "responseDeclaration");
+	qti_xw_attr(&it->x, "identifier", "RESPONSE");
+	qti_xw_attr(&it->x, "cardinality", cardinality);
+	qti_xw_attr(&it->x, "baseType", base_type);
+}
+
+/* ---- per-type parts ----------------------------------------------------- */
+
+static size_t count_correct(const struct qb_question *q)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < q->noptions; i++)
+		k += q->options[i].correct != 0;
+	return k;
+}
+
+static int tf_answer(const struct qb_question *q)
+{
+	const char *v = q->nanswers ? q->answers[0].value : NULL;
+
+	return v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0);
+}
+
+static int check_option_ids(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	size_t i, j;
+
+	for (i = 0; i < q->noptions; i++) {
+		if (!qti_is_ncname(q->options[i].id))
+			return refuse(it, "option id '%s' is not a valid QTI identifier (an XML NCName)",
+				      q->options[i].id ? q->options[i].id : "");
+		for (j = 0; j < i; j++)
+			if (strcmp(q->options[i].id, q->options[j].id) == 0)
+				return refuse(it, "two options have the id '%s'; QTI choice identifiers must differ",
+					      q->options[i].id);
+	}
+	return 0;
+}
+
+static int decl_choice(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	int multiple = q->type == QB_Q_MULTIPLE;
+	size_t i, k = count_correct(q), n = q->noptions;
+
+	if (check_option_ids(it))
+		return QB_EREFUSED;
+	start_response(it, multiple ? "multiple" : "single", "identifier");
+	if (k) {
+		qti_xw_start(&it->x, "correctResponse");
+		for (i = 0; i < n; i++) {
+			if (!q->options[i].correct)
+				continue;
+			value_elem(it, q->options[i].id);
+			if (!multiple)
+				break;     /* cardinality single: one value */
+		}
+		qti_xw_end(&it->x);
+	}
+	if (multiple && n) {
+		start_mapping(it);
+		for (i = 0; i < n; i++) {
+			double v = q->options[i].correct ? it->points_value / (double)(k ? k : 1)
+							 : -it->points_value / (double)(n - k ? n - k : 1);
+
+			map_entry(it, q->options[i].id, v, NULL);
+		}
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+static int decl_truefalse(struct item *it)
+{
+	start_response(it, "single", "identifier");
+	if (it->q->nanswers) {
+		qti_xw_start(&it->x, "correctResponse");
+		value_elem(it, tf_answer(it->q) ? "true" : "false");
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+/* The accepted answers, first occurrence of each. */
+static int answer_seen(const struct qb_question *q, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (q->answers[j].value && strcmp(q->answers[j].value, q->answers[i].value) == 0)
+			return 1;
+	return 0;
+}
+
+static int decl_short(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	size_t i;
+
+	start_response(it, "single", "string");
+	if (q->nanswers && q->answers[0].value) {
+		qti_xw_start(&it->x, "correctResponse");
+		value_elem(it, q->answers[0].value);
+		qti_xw_end(&it->x);
+		start_mapping(it);
+		for (i = 0; i < q->nanswers; i++)
+			if (q->answers[i].value && !answer_seen(q, i))
+				map_entry(it, q->answers[i].value, it->points_value,
+					  q->case_sensitive ? "true" : "false");
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+static int numeric_answer(struct item *it, char value[40], char tolerance[40])
+{
+	const struct qb_answer *a = it->q->nanswers ? &it->q->answers[0] : NULL;
+	double v, t = 0;
+
+	if (!a || !a->value || qti_parse_double(a->value, &v))
+		return refuse(it, "the numeric answer '%s' is not a number",
+			      a && a->value ? a->value : "");
+	if (a->tolerance && (qti_parse_double(a->tolerance, &t) || t < 0))
+		return refuse(it, "the tolerance '%s' is not a number of 0 or more", a->tolerance);
+	qti_fmt_double(value, v);
+	qti_fmt_double(tolerance, t);
+	return 0;
+}
+
+static int decl_numeric(struct item *it)
+{
+	char v[40], t[40];
+
+	if (numeric_answer(it, v, t))
+		return QB_EREFUSED;
+	start_response(it, "single", "float");
+	qti_xw_start(&it->x, "correctResponse");
+	value_elem(it, v);
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+static int decl_essay(struct item *it)
+{
+	start_response(it, "single", "string");
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+static void match_ids_dispose(struct match_ids *m)
+{
+	free(m->resp);
+	free(m->dist);
+	free(m->resp_node);
+}
+
+static int match_ids_build(struct match_ids *m, const struct qb_question *q)
+{
+	size_t n = q->npairs + q->ndistractors, i, j;
+	char **norm = calloc(n ? n : 1, sizeof(*norm));
+	struct qb_buf b = QB_BUF_INIT;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->resp = calloc(q->npairs ? q->npairs : 1, sizeof(*m->resp));
+	m->dist = calloc(q->ndistractors ? q->ndistractors : 1, sizeof(*m->dist));
+	m->resp_node = calloc(n ? n : 1, sizeof(*m->resp_node));
+	if (!norm || !m->resp || !m->dist || !m->resp_node) {
+		rc = QB_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		const xmlNode *node = i < q->npairs ? q->pairs[i].response
+						    : q->distractors[i - q->npairs].node;
+		size_t found = 0;
+
+		qb_buf_clear(&b);
+		rc = node ? qb_text_norm_node(&b, node) : 0;
+		if (rc)
+			break;
+		for (j = 0; j < m->nresp; j++)
+			if (strcmp(norm[j], b.ptr ? b.ptr : "") == 0)
+				found = j + 1;
+		if (!found) {
+			norm[m->nresp] = strdup(b.ptr ? b.ptr : "");
+			if (!norm[m->nresp]) {
+				rc = QB_ENOMEM;
+				break;
+			}
+			m->resp_node[m->nresp] = node;
+			found = ++m->nresp;
+		} else if (i >= q->npairs) {
+			found = 0;      /* a distractor equal to a listed response adds nothing */
+		}
+		if (i < q->npairs)
+			m->resp[i] = found;
+		else
+			m->dist[i - q->npairs] = found;
+	}
+done:
+	for (i = 0; norm && i < n; i++)
+		free(norm[i]);
+	free(norm);
+	qb_buf_dispose(&b);
+	return rc;
+}
+
+static void pair_value(char out[48], size_t premise, size_t response)
+{
+	snprintf(out, 48, "P%zu R%zu", premise, response);
+}
+
+static int decl_matching(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	const struct match_ids *m = &it->m;
+	char v[48];
+	size_t i;
+
+	start_response(it, "multiple", "directedPair");
+	if (q->npairs) {
+		qti_xw_start(&it->x, "correctResponse");
+		for (i = 0; i < q->npairs; i++) {
+			pair_value(v, i + 1, m->resp[i]);
+			value_elem(it, v);
+		}
+		qti_xw_end(&it->x);
+		start_mapping(it);
+		for (i = 0; i < q->npairs; i++) {
+			pair_value(v, i + 1, m->resp[i]);
+			map_entry(it, v, it->points_value / (double)q->npairs, NULL);
+		}
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+	return 0;
+}
+
+/* ---- item body ---------------------------------------------------------- */
+
+static void simple_choice(struct item *it, const char *id, const xmlNode *text, const char *label)
+{
+	qti_xw_start_mixed(&it->x, "simpleChoice");
+	qti_xw_attr(&it->x, "identifier", id);
+	if (text)
+		qti_xw_rich(&it->x, text, &it->o->rich);
+	else if (label)
+		qti_xw_text(&it->x, label);
+	qti_xw_end_mixed(&it->x);
+}
+
+static void body_choice(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	char max[32];
+	size_t i;
+
+	if (q->type == QB_Q_MULTIPLE)
+		snprintf(max, sizeof(max), "%ld", q->has_select && q->select > 0 ? q->select : 0L);
+	else
+		snprintf(max, sizeof(max), "1");
+	qti_xw_start(&it->x, "choiceInteraction");
+	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qti_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
+	qti_xw_attr(&it->x, "maxChoices", max);
+	for (i = 0; i < q->noptions; i++)
+		simple_choice(it, q->options[i].id, q->options[i].text, "");
+	qti_xw_end(&it->x);
+}
+
+static void body_truefalse(struct item *it)
+{
+	const struct tf_label *l = tf_label(it->o->lang);
+
+	qti_xw_start(&it->x, "choiceInteraction");
+	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qti_xw_attr(&it->x, "shuffle", "false");
+	qti_xw_attr(&it->x, "maxChoices", "1");
+	simple_choice(it, "true", NULL, l->t);
+	simple_choice(it, "false", NULL, l->f);
+	qti_xw_end(&it->x);
+}
+
+static void body_text_entry(struct item *it)
+{
+	const char *unit = it->q->type == QB_Q_NUMERIC && it->q->nanswers ? it->q->answers[0].unit : NULL;
+
+	qti_xw_start_mixed(&it->x, "p");
+	qti_xw_start(&it->x, "textEntryInteraction");
+	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qti_xw_end(&it->x);
+	if (unit && unit[0]) {
+		qti_xw_text(&it->x, " ");
+		qti_xw_text(&it->x, unit);
+	}
+	qti_xw_end_mixed(&it->x);
+}
+
+static void body_essay(struct item *it)
+{
+	const xmlNode *r = it->q->response;
+	char lines[32], fmt[32];
+	const char *l = xml_prop(r, "lines", lines, sizeof(lines));
+	const char *f = xml_prop(r, "format", fmt, sizeof(fmt));
+	char *end;
+	long n = l ? strtol(l, &end, 10) : 10;
+
+	if (!l || *end || n < 1 || n > 100000)
+		n = 10;
+	snprintf(lines, sizeof(lines), "%ld", n);
+	qti_xw_start(&it->x, "extendedTextInteraction");
+	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qti_xw_attr(&it->x, "expectedLines", lines);
+	qti_xw_attr(&it->x, "format", f && strcmp(f, "plain") == 0 ? "plain" : "xhtml");
+	qti_xw_end(&it->x);
+	if (it->q->rubric) {
+		qti_xw_start_mixed(&it->x, "rubricBlock");
+		qti_xw_attr(&it->x, "view", "scorer");
+		qti_xw_rich(&it->x, it->q->rubric, &it->o->rich);
+		qti_xw_end_mixed(&it->x);
+	}
+}
+
+static void associable(struct item *it, const char *prefix, size_t n, const xmlNode *text,
+		       const char *match_max)
+{
+	char id[32];
+
+	snprintf(id, sizeof(id), "%s%zu", prefix, n);
+	qti_xw_start_mixed(&it->x, "simpleAssociableChoice");
+	qti_xw_attr(&it->x, "identifier", id);
+	qti_xw_attr(&it->x, "matchMax", match_max);
+	if (text)
+		qti_xw_rich(&it->x, text, &it->o->rich);
+	qti_xw_end_mixed(&it->x);
+}
+
+static void body_matching(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	const struct match_ids *m = &it->m;
+	char max[32];
+	size_t i;
+
+	snprintf(max, sizeof(max), "%zu", q->npairs);
+	qti_xw_start(&it->x, "matchInteraction");
+	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qti_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
+	qti_xw_attr(&it->x, "maxAssociations", max);
+	/* each premise takes one response; a response may serve several
+	 * premises (matchMax 0), so elimination gives nothing away */
+	qti_xw_start(&it->x, "simpleMatchSet");
+	for (i = 0; i < q->npairs; i++)
+		associable(it, "P", i + 1, q->pairs[i].premise, "1");
+	qti_xw_end(&it->x);
+	qti_xw_start(&it->x, "simpleMatchSet");
+	for (i = 0; i < m->nresp; i++)
+		associable(it, "R", i + 1, m->resp_node[i], "0");
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+/* ---- processing --------------------------------------------------------- */
+
+static int has_explanation(const struct qb_question *q)
+{
+	return q->explanation && !qb_text_is_blank(q->explanation);
+}
+
+static int uses_template(const struct item *it)
+{
+	const struct qb_question *q = it->q;
+
+	return (q->type == QB_Q_SINGLE || q->type == QB_Q_TRUEFALSE) && it->points_value == 1.0 &&
+	       !it->has_choice_fb && !has_explanation(q);
+}
+
+/* responseIf isNull -> 0; responseElseIf match -> points; responseElse mapped */
+static void score_mapped(struct item *it)
+{
+	qti_xw_start(&it->x, "responseCondition");
+	qti_xw_start(&it->x, "responseIf");
+	qti_xw_start(&it->x, "isNull");
+	variable(it, "RESPONSE");
+	qti_xw_end(&it->x);
+	set_score(it, "0");
+	qti_xw_end(&it->x);
+	if (it->q->type != QB_Q_SHORT) {
+		qti_xw_start(&it->x, "responseElseIf");
+		match_correct(it);
+		set_score(it, it->points);
+		qti_xw_end(&it->x);
+	}
+	qti_xw_start(&it->x, "responseElse");
+	set_score_mapped(it);
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+static void score_exact(struct item *it)
+{
+	qti_xw_start(&it->x, "responseCondition");
+	qti_xw_start(&it->x, "responseIf");
+	match_correct(it);
+	set_score(it, it->points);
+	qti_xw_end(&it->x);
+	qti_xw_start(&it->x, "responseElse");
+	set_score(it, "0");
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+static void score_numeric(struct item *it)
+{
+	char v[40], t[40], tt[84];
+
+	if (numeric_answer(it, v, t))
+		return;
+	qti_xw_start(&it->x, "responseCondition");
+	qti_xw_start(&it->x, "responseIf");
+	qti_xw_start(&it->x, "equal");
+	if (strcmp(t, "0") != 0) {
+		snprintf(tt, sizeof(tt), "%s %s", t, t);
+		qti_xw_attr(&it->x, "toleranceMode", "absolute");
+		qti_xw_attr(&it->x, "tolerance", tt);
+	} else {
+		qti_xw_attr(&it->x, "toleranceMode", "exact");
+	}
+	variable(it, "RESPONSE");
+	base_value(it, "float", v);
+	qti_xw_end(&it->x);
+	set_score(it, it->points);
+	qti_xw_end(&it->x);
+	qti_xw_start(&it->x, "responseElse");
+	set_score(it, "0");
+	qti_xw_end(&it->x);
+	qti_xw_end(&it->x);
+}
+
+/* How each question type becomes QTI: response declaration, what follows
+ * the stem in itemBody, and the scoring rule (NULL: none). Indexed by
+ * enum qb_qtype. */
+static const struct qtype_form {
+	int (*decl)(struct item *it);
+	void (*body)(struct item *it);
+	void (*score)(struct item *it);
+} forms[QB_Q_UNKNOWN] = {
+	[QB_Q_SINGLE] = { decl_choice, body_choice, score_exact },
+	[QB_Q_MULTIPLE] = { decl_choice, body_choice, score_mapped },
+	[QB_Q_TRUEFALSE] = { decl_truefalse, body_truefalse, score_exact },
+	[QB_Q_SHORT] = { decl_short, body_text_entry, score_mapped },
+	[QB_Q_NUMERIC] = { decl_numeric, body_text_entry, score_numeric },
+	[QB_Q_ESSAY] = { decl_essay, body_essay, NULL },
+	[QB_Q_MATCHING] = { decl_matching, body_matching, score_mapped },
+};
+
+static void processing(struct item *it, const struct qtype_form *f)
+{
+	const struct qb_question *q = it->q;
+	int expl = has_explanation(q);
+
+	if (uses_template(it)) {
+		qti_xw_start(&it->x, "responseProcessing");
+		qti_xw_attr(&it->x, "template", MATCH_CORRECT);
+		qti_xw_end(&it->x);
+		return;
+	}
+	if (!f->score && !it->has_choice_fb && !expl)
+		return;
+	qti_xw_start(&it->x, "responseProcessing");
+	if (f->score)
+		f->score(it);
+	if (it->has_choice_fb) {
+		qti_xw_start(&it->x, "setOutcomeValue");
+		qti_xw_attr(&it->x, "identifier", "FEEDBACK");
+		qti_xw_start(&it->x, "multiple");
+		variable(it, "RESPONSE");
+		qti_xw_end(&it->x);
+		qti_xw_end(&it->x);
+	}
+	if (expl) {
+		qti_xw_start(&it->x, "setOutcomeValue");
+		qti_xw_attr(&it->x, "identifier", "EXPLANATION");
+		base_value(it, "identifier", "explanation");
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+}
+
+/* ---- feedback ----------------------------------------------------------- */
+
+static void modal(struct item *it, const char *outcome, const char *id, const char *title,
+		  const xmlNode *content)
+{
+	qti_xw_start_mixed(&it->x, "modalFeedback");
+	qti_xw_attr(&it->x, "outcomeIdentifier", outcome);
+	qti_xw_attr(&it->x, "identifier", id);
+	qti_xw_attr(&it->x, "showHide", "show");
+	if (title && title[0])
+		qti_xw_attr(&it->x, "title", title);
+	qti_xw_rich(&it->x, content, &it->o->rich);
+	qti_xw_end_mixed(&it->x);
+}
+
+static int feedback(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	struct qb_buf plain = QB_BUF_INIT, title = QB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (qb_qtype_is_choice(q->type)) {
+		for (i = 0; i < q->noptions && !rc; i++) {
+			const struct qb_option *op = &q->options[i];
+
+			if (!op->rationale || qb_text_is_blank(op->rationale))
+				continue;
+			qb_buf_clear(&plain);
+			qb_buf_clear(&title);
+			rc = op->text ? qb_text_plain(&plain, op->text) : 0;
+			if (!rc)
+				rc = qti_buf_add_collapsed(&title, plain.ptr ? plain.ptr : "");
+			if (!rc)
+				modal(it, "FEEDBACK", op->id, title.ptr, op->rationale);
+		}
+	} else if (q->type == QB_Q_TRUEFALSE) {
+		const struct tf_label *l = tf_label(it->o->lang);
+		int side;
+
+		/* in the order of the choices: true, then false */
+		for (side = 1; side >= 0; side--)
+			for (i = 0; i < q->nside_rationales; i++)
+				if (q->side_rationales[i].for_true == side &&
+				    !qb_text_is_blank(q->side_rationales[i].node))
+					modal(it, "FEEDBACK", side ? "true" : "false", side ? l->t : l->f,
+					      q->side_rationales[i].node);
+	}
+	if (!rc && has_explanation(q))
+		modal(it, "EXPLANATION", "explanation", NULL, q->explanation);
+	qb_buf_dispose(&plain);
+	qb_buf_dispose(&title);
+	return rc;
+}
+
+static int has_choice_feedback(const struct qb_question *q)
+{
+	size_t i;
+
+	if (qb_qtype_is_choice(q->type)) {
+		for (i = 0; i < q->noptions; i++)
+			if (q->options[i].rationale && !qb_text_is_blank(q->options[i].rationale))
+				return 1;
+	} else if (q->type == QB_Q_TRUEFALSE) {
+		for (i = 0; i < q->nside_rationales; i++)
+			if (!qb_text_is_blank(q->side_rationales[i].node))
+				return 1;
+	}
+	return 0;
+}
+
+/* ---- the item ----------------------------------------------------------- */
+
+static void outcome(struct item *it, const char *id, const char *cardinality, const char *type,
+		    const char *dflt, int normal)
+{
+	qti_xw_start(&it->x, "outcomeDeclaration");
+	qti_xw_attr(&it->x, "identifier", id);
+	qti_xw_attr(&it->x, "cardinality", cardinality);
+	qti_xw_attr(&it->x, "baseType", type);
+	if (normal) {
+		qti_xw_attr(&it->x, "normalMaximum", it->points);
+		qti_xw_attr(&it->x, "normalMinimum", "0");
+	}
+	if (dflt) {
+		qti_xw_start(&it->x, "defaultValue");
+		value_elem(it, dflt);
+		qti_xw_end(&it->x);
+	}
+	qti_xw_end(&it->x);
+}
+
+static int write_item(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	const struct qtype_form *f;
+	int rc;
+
+	if (q->type < 0 || q->type >= QB_Q_UNKNOWN)
+		return refuse(it, "the type '%s' has no QTI form", q->type_name ? q->type_name : "");
+	f = &forms[q->type];
+	if (q->type == QB_Q_MATCHING && (rc = match_ids_build(&it->m, q)))
+		return rc;
+	if (xmlTextWriterSetIndent(it->x.w, 1) < 0 ||
+	    xmlTextWriterSetIndentString(it->x.w, BAD_CAST "  ") < 0 ||
+	    xmlTextWriterStartDocument(it->x.w, NULL, "UTF-8", NULL) < 0 ||
+	    xmlTextWriterStartElementNS(it->x.w, NULL, BAD_CAST "assessmentItem", BAD_CAST QTI_NS) < 0 ||
+	    xmlTextWriterWriteAttributeNS(it->x.w, BAD_CAST "xsi", BAD_CAST "schemaLocation",
+					  BAD_CAST QTI_XSI_NS, BAD_CAST QTI_SCHEMA_LOCATION) < 0)
+		return QB_EIO;
+	qti_xw_attr(&it->x, "identifier", q->id);
+	qti_xw_attr(&it->x, "title", q->id);
+	qti_xw_attr(&it->x, "adaptive", "false");
+	qti_xw_attr(&it->x, "timeDependent", "false");
+	if (it->o->lang)
+		qti_xw_attr(&it->x, "xml:lang", it->o->lang);
+
+	rc = f->decl(it);
+	if (rc)
+		return rc;
+	outcome(it, "SCORE", "single", "float", "0", 1);
+	outcome(it, "MAXSCORE", "single", "float", it->points, 0);
+	if (it->has_choice_fb)
+		outcome(it, "FEEDBACK", "multiple", "identifier", NULL, 0);
+	if (has_explanation(q))
+		outcome(it, "EXPLANATION", "single", "identifier", NULL, 0);
+
+	/* the stem is block rich text: a div keeps it apart from the interaction */
+	qti_xw_start(&it->x, "itemBody");
+	qti_xw_start_mixed(&it->x, "div");
+	qti_xw_rich(&it->x, q->stem, &it->o->rich);
+	qti_xw_end_mixed(&it->x);
+	f->body(it);
+	qti_xw_end(&it->x);
+
+	processing(it, f);
+	rc = feedback(it);
+	if (rc)
+		return rc;
+	qti_xw_end(&it->x);
+	if (!it->x.rc && (xmlTextWriterEndDocument(it->x.w) < 0 || xmlTextWriterFlush(it->x.w) < 0))
+		return QB_EIO;
+	return it->refused ? QB_EREFUSED : it->x.rc;
+}
+
+int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
+		   const struct qti_item_opts *o, struct qb_error *err)
+{
+	struct item it;
+	int rc;
+
+	memset(&it, 0, sizeof(it));
+	it.q = q;
+	it.o = o;
+	it.err = err;
+	if (!qti_is_ncname(q->id)) {
+		qb_error_set(err, QB_EREFUSED, "%s:%lu: question id '%s' is not a valid QTI identifier "
+			     "(an XML NCName)", q->file, q->line, q->id ? q->id : "");
+		return QB_EREFUSED;
+	}
+	it.points_value = q->points_value > 0 ? q->points_value : 1.0;
+	qti_fmt_double(it.points, it.points_value);
+	it.has_choice_fb = has_choice_feedback(q);
+	it.x.w = xmlNewTextWriterMemory(out, 0);
+	if (!it.x.w)
+		return QB_ENOMEM;
+	rc = write_item(&it);
+	if (it.refused)
+		rc = QB_EREFUSED;
+	xmlFreeTextWriter(it.x.w);
+	match_ids_dispose(&it.m);
+	if (rc && rc != QB_EREFUSED && !err->msg[0])
+		qb_error_set(err, rc, "%s:%lu: question '%s': cannot write the item: %s", q->file,
+			     q->line, q->id, qb_error_str(rc));
+	return rc;
+}

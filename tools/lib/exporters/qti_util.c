@@ -1,0 +1,308 @@
+#include "qti_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writer with a sticky error ----------------------------------------- */
+
+void qti_xw_start(struct qti_xw *x, const char *name)
+{
+	if (!x->rc && xmlTextWriterStartElement(x->w, BAD_CAST name) < 0)
+		x->rc = QB_EIO;
+}
+
+void qti_xw_attr(struct qti_xw *x, const char *name, const char *value)
+{
+	if (!x->rc && xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST value) < 0)
+		x->rc = QB_EIO;
+}
+
+void qti_xw_end(struct qti_xw *x)
+{
+	if (!x->rc && xmlTextWriterEndElement(x->w) < 0)
+		x->rc = QB_EIO;
+}
+
+void qti_xw_text(struct qti_xw *x, const char *text)
+{
+	if (!x->rc && xmlTextWriterWriteString(x->w, BAD_CAST text) < 0)
+		x->rc = QB_EIO;
+}
+
+void qti_xw_elem(struct qti_xw *x, const char *name, const char *text)
+{
+	qti_xw_start_mixed(x, name);
+	qti_xw_text(x, text);
+	qti_xw_end_mixed(x);
+}
+
+void qti_xw_start_mixed(struct qti_xw *x, const char *name)
+{
+	qti_xw_start(x, name);
+	if (!x->rc && xmlTextWriterSetIndent(x->w, 0) < 0)
+		x->rc = QB_EIO;
+}
+
+void qti_xw_end_mixed(struct qti_xw *x)
+{
+	qti_xw_end(x);
+	/* With indentation off the end tag got no line break; the next
+	 * sibling's indentation needs one. */
+	if (!x->rc && (xmlTextWriterSetIndent(x->w, 1) < 0 ||
+		       xmlTextWriterWriteRaw(x->w, BAD_CAST "\n") < 0))
+		x->rc = QB_EIO;
+}
+
+void qti_xw_rich(struct qti_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
+{
+	if (!x->rc && n)
+		x->rc = qti_rich_write(x->w, n, o);
+}
+
+/* ---- hash map ----------------------------------------------------------- */
+
+uint32_t qti_map_find(const struct qti_map *m, uint64_t hash,
+		      int (*eq)(void *ctx, uint32_t val), void *ctx)
+{
+	size_t i;
+
+	if (!m->cap)
+		return QTI_MAP_NONE;
+	for (i = hash & (m->cap - 1); m->val[i] != QTI_MAP_NONE; i = (i + 1) & (m->cap - 1))
+		if (m->hash[i] == hash && (!eq || eq(ctx, m->val[i])))
+			return m->val[i];
+	return QTI_MAP_NONE;
+}
+
+static int map_grow(struct qti_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64, i, j;
+	uint64_t *h = malloc(cap * sizeof(*h));
+	uint32_t *v = malloc(cap * sizeof(*v));
+
+	if (!h || !v) {
+		free(h);
+		free(v);
+		return QB_ENOMEM;
+	}
+	for (i = 0; i < cap; i++)
+		v[i] = QTI_MAP_NONE;
+	for (i = 0; i < m->cap; i++) {
+		if (m->val[i] == QTI_MAP_NONE)
+			continue;
+		for (j = m->hash[i] & (cap - 1); v[j] != QTI_MAP_NONE; j = (j + 1) & (cap - 1))
+			;
+		h[j] = m->hash[i];
+		v[j] = m->val[i];
+	}
+	free(m->hash);
+	free(m->val);
+	m->hash = h;
+	m->val = v;
+	m->cap = cap;
+	return 0;
+}
+
+int qti_map_put(struct qti_map *m, uint64_t hash, uint32_t val)
+{
+	size_t i;
+
+	/* keep the load under 1/2 so that probes stay short */
+	if ((m->n + 1) * 2 > m->cap && map_grow(m))
+		return QB_ENOMEM;
+	for (i = hash & (m->cap - 1); m->val[i] != QTI_MAP_NONE; i = (i + 1) & (m->cap - 1))
+		;
+	m->hash[i] = hash;
+	m->val[i] = val;
+	m->n++;
+	return 0;
+}
+
+void qti_map_dispose(struct qti_map *m)
+{
+	free(m->hash);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* snprintf's %g follows LC_NUMERIC: turn a decimal comma back into a dot. */
+static void c_locale_point(char *s)
+{
+	for (; *s; s++)
+		if (*s == ',')
+			*s = '.';
+}
+
+void qti_fmt_double(char out[40], double v)
+{
+	int prec;
+
+	if (v == 0 || !isfinite(v)) {
+		snprintf(out, 40, "0");
+		return;
+	}
+	/* the shortest precision that reads back exactly (strtod and %g use
+	 * the same locale, so compare before fixing the decimal point) */
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(out, 40, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	c_locale_point(out);
+}
+
+int qti_parse_double(const char *s, double *out)
+{
+	const char *p = s;
+	char *end;
+	int digits = 0;
+
+	/* Check the shape first: strtod would also take "inf", "0x1p3" and a
+	 * locale's decimal comma, none of which is a bank number. */
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (!digits)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return -1;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || *end || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+int qti_is_ncname(const char *s)
+{
+	return s && s[0] && xmlValidateNCName(BAD_CAST s, 0) == 0;
+}
+
+static int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int qti_is_language(const char *s)
+{
+	size_t n;
+	int first = 1;
+
+	if (!s)
+		return 0;
+	for (;;) {
+		for (n = 0; s[n] && s[n] != '-'; n++)
+			if (!is_alpha(s[n]) && (first || !is_digit(s[n])))
+				return 0;
+		if (n < 1 || n > 8)
+			return 0;
+		s += n;
+		if (!*s)
+			return 1;
+		s++;
+		first = 0;
+	}
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int qti_buf_add_collapsed(struct qb_buf *b, const char *s)
+{
+	int pending = 0, any = 0, rc = 0;
+
+	for (; *s && !rc; s++) {
+		if (is_space(*s)) {
+			pending = any;
+			continue;
+		}
+		if (pending)
+			rc = qb_buf_addc(b, ' ');
+		if (!rc)
+			rc = qb_buf_addc(b, *s);
+		pending = 0;
+		any = 1;
+	}
+	return rc;
+}
+
+int qti_buf_add_uri(struct qb_buf *b, const char *path)
+{
+	xmlChar *e = xmlURIEscapeStr(BAD_CAST path, BAD_CAST "/");
+	int rc;
+
+	if (!e)
+		return QB_ENOMEM;
+	rc = qb_buf_adds(b, (const char *)e);
+	xmlFree(e);
+	return rc;
+}
+
+/* ---- media paths -------------------------------------------------------- */
+
+int qti_media_src_check(const char *src, struct qb_buf *norm, const char **why)
+{
+	const char *p = src, *seg;
+	size_t n, start = norm->len;
+
+	*why = NULL;
+	if (!src[0])
+		*why = "is empty";
+	else if (src[0] == '/')
+		*why = "is an absolute path";
+	else if (strchr(src, ':'))
+		*why = "is a URL or holds ':' (only paths relative to the bank file are packaged)";
+	else if (strchr(src, '\\'))
+		*why = "holds '\\' (write paths with '/')";
+	else if (strpbrk(src, "?#"))
+		*why = "holds '?' or '#' (only plain file paths are packaged)";
+	for (; !*why && *p; p += n) {
+		while (*p == '/')
+			p++;
+		seg = p;
+		n = strcspn(seg, "/");
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			*why = "climbs out of the bank's folder with '..'";
+			break;
+		}
+		if ((norm->len > start && qb_buf_addc(norm, '/')) || qb_buf_add(norm, seg, n))
+			return QB_ENOMEM;
+	}
+	if (!*why && norm->len == start)
+		*why = "names no file";
+	if (*why) {
+		norm->len = start;
+		if (norm->ptr)
+			norm->ptr[start] = '\0';
+		return QB_EREFUSED;
+	}
+	return 0;
+}

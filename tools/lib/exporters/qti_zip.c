@@ -1,0 +1,219 @@
+/* The package's zip, written with libarchive onto the atomic writer's
+ * temporary file.
+ *
+ * Deterministic bytes: entries carry no timestamp of their own. libarchive
+ * turns an entry's mtime into the DOS date with localtime(), so any fixed
+ * mtime would still give different bytes in different time zones; with the
+ * mtime left unset the DOS field is libarchive's fixed minimum, 1980-01-01
+ * 00:00, and the extended-timestamp field holds no time. Mode 0644, owner
+ * and group 0, names flagged UTF-8 whatever the locale, deflate at zlib's
+ * default level, and no padding after the central directory. */
+#include "qti_internal.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct qti_zip {
+	struct archive *a;
+};
+
+static int zip_error(struct qti_zip *z, struct qb_error *err, const char *what)
+{
+	const char *msg = archive_error_string(z->a);
+
+	qb_error_set(err, QB_EIO, "zip: %s: %s", what, msg ? msg : "write failed");
+	return QB_EIO;
+}
+
+int qti_zip_open(struct qti_zip **out, FILE *f, struct qb_error *err)
+{
+	struct qti_zip *z = calloc(1, sizeof(*z));
+
+	*out = NULL;
+	if (!z)
+		return QB_ENOMEM;
+	z->a = archive_write_new();
+	if (!z->a) {
+		free(z);
+		return QB_ENOMEM;
+	}
+	if (archive_write_set_format_zip(z->a) != ARCHIVE_OK ||
+	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate") != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(z->a, 1) != ARCHIVE_OK ||
+	    archive_write_open_FILE(z->a, f) != ARCHIVE_OK) {
+		zip_error(z, err, "cannot start the archive");
+		archive_write_free(z->a);
+		free(z);
+		return QB_EIO;
+	}
+	*out = z;
+	return 0;
+}
+
+static int header(struct qti_zip *z, const char *name, uint64_t size, struct qb_error *err)
+{
+	struct archive_entry *e = archive_entry_new();
+	int rc = 0;
+
+	if (!e)
+		return QB_ENOMEM;
+	archive_entry_set_pathname_utf8(e, name);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+	archive_entry_set_size(e, (la_int64_t)size);
+	if (archive_write_header(z->a, e) != ARCHIVE_OK)
+		rc = zip_error(z, err, name);
+	archive_entry_free(e);
+	return rc;
+}
+
+static int data(struct qti_zip *z, const char *name, const void *p, size_t len,
+		struct qb_error *err)
+{
+	const char *c = p;
+
+	while (len > 0) {
+		la_ssize_t n = archive_write_data(z->a, c, len);
+
+		if (n <= 0)
+			return zip_error(z, err, name);
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
+		struct qb_error *err)
+{
+	int rc = header(z, name, len, err);
+
+	return rc ? rc : data(z, name, p, len, err);
+}
+
+int qti_zip_add_fd(struct qti_zip *z, const char *name, int fd, uint64_t size,
+		   struct qb_error *err)
+{
+	char buf[65536];
+	uint64_t left = size;
+	int rc = header(z, name, size, err);
+
+	while (!rc && left > 0) {
+		ssize_t n = read(fd, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			qb_error_set(err, QB_EIO, "%s: read failed: %s", name,
+				     n < 0 ? strerror(errno) : "the file got shorter while it was read");
+			return QB_EIO;
+		}
+		rc = data(z, name, buf, (size_t)n, err);
+		left -= (uint64_t)n;
+	}
+	return rc;
+}
+
+/* ---- XML entries written in two passes ---------------------------------- */
+
+struct sink {
+	struct qti_zip *z;     /* NULL: only count */
+	uint64_t size;
+	int failed;
+};
+
+static int sink_write(void *ctx, const char *buf, int len)
+{
+	struct sink *s = ctx;
+
+	if (len < 0)
+		return -1;
+	s->size += (uint64_t)len;
+	if (s->z) {
+		size_t done = 0;
+
+		while (done < (size_t)len) {
+			la_ssize_t n = archive_write_data(s->z->a, buf + done, (size_t)len - done);
+
+			if (n <= 0) {
+				s->failed = 1;
+				return -1;
+			}
+			done += (size_t)n;
+		}
+	}
+	return len;
+}
+
+static int sink_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static int run_pass(struct sink *s, int (*gen)(xmlTextWriterPtr w, void *ctx), void *ctx)
+{
+	xmlOutputBufferPtr out = xmlOutputBufferCreateIO(sink_write, sink_close, s, NULL);
+	xmlTextWriterPtr w;
+	int rc;
+
+	if (!out)
+		return QB_ENOMEM;
+	w = xmlNewTextWriter(out);
+	if (!w) {
+		xmlOutputBufferClose(out);
+		return QB_ENOMEM;
+	}
+	rc = gen(w, ctx);
+	if (!rc && xmlTextWriterFlush(w) < 0)
+		rc = QB_EIO;
+	xmlFreeTextWriter(w);          /* closes OUT */
+	if (!rc && s->failed)
+		rc = QB_EIO;
+	return rc;
+}
+
+int qti_zip_add_xml(struct qti_zip *z, const char *name,
+		    int (*gen)(xmlTextWriterPtr w, void *ctx), void *ctx,
+		    struct qb_error *err)
+{
+	struct sink count = { NULL, 0, 0 }, put = { z, 0, 0 };
+	int rc;
+
+	rc = run_pass(&count, gen, ctx);
+	if (!rc)
+		rc = header(z, name, count.size, err);
+	if (!rc)
+		rc = run_pass(&put, gen, ctx);
+	if (rc == QB_EIO && put.failed)
+		return zip_error(z, err, name);
+	if (!rc && put.size != count.size) {
+		qb_error_set(err, QB_EIO, "zip: %s: the two passes wrote %llu and %llu bytes", name,
+			     (unsigned long long)count.size, (unsigned long long)put.size);
+		rc = QB_EIO;
+	}
+	if (rc && !err->msg[0])
+		qb_error_set(err, rc, "zip: %s: %s", name, qb_error_str(rc));
+	return rc;
+}
+
+int qti_zip_close(struct qti_zip *z, struct qb_error *err)
+{
+	if (archive_write_close(z->a) != ARCHIVE_OK)
+		return zip_error(z, err, "cannot finish the archive");
+	return 0;
+}
+
+void qti_zip_free(struct qti_zip *z)
+{
+	if (!z)
+		return;
+	archive_write_free(z->a);
+	free(z);
+}

@@ -1,0 +1,271 @@
+/* Shared state of the built-in rules: the PCRE2 patterns, compiled once per
+ * lint run, and the per-question text cache.
+ * Ownership: the state belongs to the qb_lint (l->rules); qb_lint_free
+ * releases it with qb_rules_state_free. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcre2.h>
+
+#include "../text.h"
+#include "rules_impl.h"
+
+/* Patterns read by several rules. They run with UTF and UCP, so \w, \b and
+ * \s know Unicode letters and spaces; (?<![\w-]) and (?![\w-]) serve as word
+ * boundaries that also keep hyphenated words ("all-reduce") whole. Keep the
+ * order of enum qb_rule_pat. */
+static const struct {
+	const char *pattern;
+	uint32_t flags;
+} pat_table[QB_PAT_COUNT] = {
+	/* QB_PAT_SELECT_N: the number must end the instruction or be followed by
+	 * what is picked, so "Pick 2 nodes at random" is not an instruction. */
+	{ "(?<![\\w-])(?:select|choose|pick|mark|tick)\\s+(?:(?:exactly|any|only|the)\\s+)?"
+	  "(\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)(?![\\w-])"
+	  "(?=\\s*(?:$|[.:;!?)\\]]|(?:(?:correct|best|true|right|valid|false|incorrect|wrong)\\s+)?"
+	  "(?:options?|answers?|statements?|responses?|choices?|items?|alternatives?)(?![\\w-])|"
+	  "(?:of|from)\\s+(?:the\\s+)?(?:following|options|answers|choices|list|below)(?![\\w-])))",
+	  PCRE2_CASELESS },
+	/* QB_PAT_INSTRUCTION: anchored at the start of a sentence */
+	{ "^[\\s(\\[]*(?:select|choose|pick|mark|tick|check)(?![\\w-])", PCRE2_CASELESS },
+	/* QB_PAT_NEGATIVE */
+	{ "(?<![\\w-])(?:not|except|least)(?![\\w-])", PCRE2_CASELESS },
+	/* QB_PAT_RAT_POS: "Right" and "Yes" count only with punctuation after
+	 * them ("Right after the backward pass" is not a verdict). */
+	{ "^[\\s\\p{P}]*(correct(?![\\w-])|right(?=\\s*[.,!:;\\x{2013}\\x{2014}])|yes(?![\\w-]))",
+	  PCRE2_CASELESS },
+	/* QB_PAT_RAT_NEG: "No" only with punctuation ("No single device can ..."
+	 * on a correct option is not a verdict). */
+	{ "^[\\s\\p{P}]*(incorrect(?![\\w-])|wrong(?![\\w-])|no(?=\\s*[.,!:;\\x{2013}\\x{2014}])|"
+	  "not\\s+(?:quite|correct|right|true|so)(?![\\w-]))",
+	  PCRE2_CASELESS },
+	/* QB_PAT_ALL_ABOVE */
+	{ "(?<![\\w-])all\\s+(?:of\\s+)?(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
+	  "^(?:all\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))|"
+	  "all\\s+(?:the\\s+)?(?:options|answers|choices)\\s+(?:are\\s+)?(?:correct|true))$",
+	  PCRE2_CASELESS },
+	/* QB_PAT_NONE_ABOVE */
+	{ "(?<![\\w-])(?:none|neither)\\s+of\\s+(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
+	  "(?<![\\w-])neither\\s+(?:the\\s+)?above(?![\\w-])|"
+	  "^none\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))$",
+	  PCRE2_CASELESS },
+	/* QB_PAT_LETTER_REF: letters are upper case (plain text, not case
+	 * folded), so the article "a" does not count. */
+	{ "(?<![\\w'-])\\(?[A-H]\\)?(?:\\s*,\\s*\\(?[A-H]\\)?)*\\s*,?\\s*(?:(?i:and|or|nor)\\s+|&\\s*)"
+	  "\\(?[A-H]\\)?(?![\\w'-])|"
+	  "(?<![\\w-])(?i:options?|answers?|choices?)\\s+\\(?[A-H]\\)?(?![\\w'-])",
+	  0 },
+	/* QB_PAT_ABSOLUTE */
+	{ "(?<![\\w-])(?:always|never|all|none|only|every|everything|nothing|completely|"
+	  "entirely|absolutely)(?![\\w-])",
+	  PCRE2_CASELESS },
+};
+
+struct qb_rules_state {
+	pcre2_code *re[QB_PAT_COUNT];
+	pcre2_match_data *md;
+	struct qb_qcache qc;
+};
+
+int qb_rules_state_new(struct qb_rules_state **out)
+{
+	struct qb_rules_state *s;
+	int i, errcode;
+	PCRE2_SIZE erroff;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return QB_ENOMEM;
+	for (i = 0; i < QB_PAT_COUNT; i++) {
+		s->re[i] = pcre2_compile((PCRE2_SPTR)pat_table[i].pattern, PCRE2_ZERO_TERMINATED,
+					 pat_table[i].flags | PCRE2_UTF | PCRE2_UCP, &errcode,
+					 &erroff, NULL);
+		if (!s->re[i]) {
+			/* a built-in pattern: only a broken build gets here */
+			qb_rules_state_free(s);
+			return QB_EINVAL;
+		}
+		/* JIT is an optimisation: without it (no JIT support on this CPU)
+		 * the interpreter runs the same pattern. */
+		(void)pcre2_jit_compile(s->re[i], PCRE2_JIT_COMPLETE);
+	}
+	/* enough pairs for every pattern's groups */
+	s->md = pcre2_match_data_create(4, NULL);
+	if (!s->md) {
+		qb_rules_state_free(s);
+		return QB_ENOMEM;
+	}
+	s->qc.serial = (unsigned long)-1;
+	*out = s;
+	return 0;
+}
+
+void qb_rules_state_free(struct qb_rules_state *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < QB_PAT_COUNT; i++)
+		pcre2_code_free(s->re[i]);
+	pcre2_match_data_free(s->md);
+	qb_buf_dispose(&s->qc.text);
+	free(s->qc.opt);
+	free(s);
+}
+
+int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t len,
+		  size_t start, size_t m[4])
+{
+	struct qb_rules_state *st = l->rules;
+	PCRE2_SIZE *ov;
+	int rc;
+
+	/* libxml2 and utf8proc hand out valid UTF-8 only: skip PCRE2's check */
+	rc = pcre2_match(st->re[p], (PCRE2_SPTR)(s ? s : ""), len, start, PCRE2_NO_UTF_CHECK,
+			 st->md, NULL);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0)
+		return QB_EINVAL;
+	ov = pcre2_get_ovector_pointer(st->md);
+	m[0] = ov[0];
+	m[1] = ov[1];
+	if (rc > 1 && ov[2] != PCRE2_UNSET) {
+		m[2] = ov[2];
+		m[3] = ov[3];
+	} else {
+		m[2] = ov[0];
+		m[3] = ov[1];
+	}
+	return 1;
+}
+
+/* Appends the plain text of N (from SCRATCH) and its normalised form to the
+ * cache text; sets the offsets. */
+static int cache_text(struct qb_qcache *c, struct qb_buf *scratch, const xmlNode *n,
+		      size_t *plain, size_t *plain_len, size_t *norm, size_t *norm_len)
+{
+	int err;
+
+	qb_buf_clear(scratch);
+	err = qb_text_plain(scratch, n);
+	if (!err)
+		err = qb_buf_grow(scratch, 0);
+	if (err)
+		return err;
+	*plain = c->text.len;
+	*plain_len = scratch->len;
+	err = qb_buf_add(&c->text, scratch->ptr, scratch->len);
+	if (!err)
+		err = qb_buf_addc(&c->text, '\0');
+	if (err)
+		return err;
+	*norm = c->text.len;
+	err = qb_text_normalize(&c->text, scratch->ptr, scratch->len);
+	if (err)
+		return err;
+	*norm_len = c->text.len - *norm;
+	return qb_buf_addc(&c->text, '\0');
+}
+
+static size_t count_chars(const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return k;
+}
+
+int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct qb_qcache **out)
+{
+	struct qb_qcache *c = &l->rules->qc;
+	size_t i;
+	int err = 0;
+
+	*out = c;
+	if (c->serial == l->stats.questions)
+		return 0;
+	c->serial = (unsigned long)-1;
+	qb_buf_clear(&c->text);
+	c->ncorrect = 0;
+	if (q->noptions > c->capopt) {
+		size_t cap = c->capopt ? c->capopt : 8;
+		struct qb_qcache_opt *v;
+
+		while (cap < q->noptions)
+			cap *= 2;
+		v = realloc(c->opt, cap * sizeof(*v));
+		if (!v)
+			return QB_ENOMEM;
+		c->opt = v;
+		c->capopt = cap;
+	}
+	err = cache_text(c, &l->scratch, q->stem, &c->stem_plain, &c->stem_plain_len,
+			 &c->stem_norm, &c->stem_norm_len);
+	for (i = 0; i < q->noptions && !err; i++) {
+		struct qb_qcache_opt *o = &c->opt[i];
+
+		err = cache_text(c, &l->scratch, q->options[i].text, &o->plain, &o->plain_len,
+				 &o->norm, &o->norm_len);
+		if (err)
+			break;
+		o->nchars = count_chars(QB_QC_STR(c, o->norm), o->norm_len);
+		o->hash = qb_hash64(QB_QC_STR(c, o->norm), o->norm_len);
+		c->ncorrect += q->options[i].correct != 0;
+	}
+	if (!err)
+		c->serial = l->stats.questions;
+	return err;
+}
+
+unsigned long qb_rule_node_line(const xmlNode *n)
+{
+	long g;
+
+	if (!n)
+		return 0;
+	if (n->line > 0 && n->line < 65535)
+		return n->line;
+	g = xmlGetLineNo((xmlNodePtr)n);
+	return g > 0 ? (unsigned long)g : 0;
+}
+
+const char *qb_rule_qid(const struct qb_question *q)
+{
+	return q->id ? q->id : "(no id)";
+}
+
+int qb_rule_list_add(struct qb_buf *b, const char *item)
+{
+	int err = 0;
+
+	if (b->len)
+		err = qb_buf_adds(b, ", ");
+	return err ? err : qb_buf_adds(b, item);
+}
+
+int qb_rule_quote(struct qb_buf *b, const char *s, size_t n)
+{
+	size_t i, start = b->len;
+	int space = 0, err = qb_buf_grow(b, n);
+
+	for (i = 0; i < n && !err; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = 1;
+			continue;
+		}
+		if (space && b->len > start)
+			err = qb_buf_addc(b, ' ');
+		space = 0;
+		if (!err)
+			err = qb_buf_addc(b, (char)c);
+	}
+	return err;
+}

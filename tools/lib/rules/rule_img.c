@@ -1,0 +1,86 @@
+/* img-unsafe-path and img-missing: every img of a question, judged by
+ * imgpath.h (the same verdicts the exporters act on). The image files
+ * themselves are never opened here. */
+#include <string.h>
+
+#include "../imgpath.h"
+#include "rules_impl.h"
+
+/* SRC for a message: at most 120 bytes, cut on a character boundary. */
+static int quoted_src(struct qb_buf *b, const char *src)
+{
+	size_t n = strlen(src);
+
+	qb_buf_clear(b);
+	if (n <= 120)
+		return qb_buf_adds(b, src);
+	n = 117;
+	while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+		n--;
+	if (qb_buf_add(b, src, n))
+		return QB_ENOMEM;
+	return qb_buf_adds(b, "...");
+}
+
+static const char *src_of(const xmlNode *n)
+{
+	const xmlAttr *a;
+
+	for (a = n->properties; a; a = a->next)
+		if (!a->ns && strcmp((const char *)a->name, "src") == 0)
+			return a->children && a->children->content ? (const char *)a->children->content
+								   : "";
+	return "";
+}
+
+/* Calls REPORT for each img below N whose verdict is one of WANT (bits). */
+static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n, unsigned want)
+{
+	const xmlNode *c;
+	int rc = 0;
+
+	for (c = n->children; c && !rc; c = c->next) {
+		const char *src, *why = "";
+		int v;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (strcmp((const char *)c->name, "img") != 0) {
+			rc = walk(l, q, c, want);
+			continue;
+		}
+		src = src_of(c);
+		v = qb_img_path_check(q->file, src, NULL, &why);
+		if (v < 0)
+			return v;
+		if (!(want & (1u << v)))
+			continue;
+		if ((rc = quoted_src(&l->scratch2, src)) != 0)
+			return rc;
+		if (v == QB_IMG_UNSAFE)
+			rc = qb_lint_report(l, "img-unsafe-path", qb_rule_node_line(c),
+					    "img src '%s' %s; an image is a file inside the bank's "
+					    "folder, named relative to the bank file (img/name.png), "
+					    "and is never read otherwise", l->scratch2.ptr, why);
+		else if (v == QB_IMG_MISSING)
+			rc = qb_lint_report(l, "img-missing", qb_rule_node_line(c),
+					    "img src '%s' %s (relative to the bank file's folder)",
+					    l->scratch2.ptr, why);
+		else if (v == QB_IMG_TOO_BIG)
+			rc = qb_lint_report(l, "limit-exceeded", qb_rule_node_line(c),
+					    "img src '%s' %s, the most an export embeds (README "
+					    "\"Limits\")", l->scratch2.ptr, why);
+	}
+	return rc;
+}
+
+int qb_rule_img_unsafe_path(struct qb_lint *l, const struct qb_question *q)
+{
+	/* the size limit is reported with the path verdicts: both need the stat */
+	return walk(l, q, q->node, 1u << QB_IMG_UNSAFE | 1u << QB_IMG_TOO_BIG);
+}
+
+int qb_rule_img_missing(struct qb_lint *l, const struct qb_question *q)
+{
+	return walk(l, q, q->node, 1u << QB_IMG_MISSING);
+}

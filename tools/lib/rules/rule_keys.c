@@ -1,0 +1,230 @@
+/* Answer-key rules: key-missing, key-multiple, key-select-mismatch,
+ * key-rationale-conflict, key-all-correct, and target-moodle-fraction (whose
+ * question is whether the key can be scored on the target). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../moodle_grades.h"
+#include "../text.h"
+#include "rules_impl.h"
+
+static size_t count_correct(const struct qb_question *q)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < q->noptions; i++)
+		n += q->options[i].correct != 0;
+	return n;
+}
+
+int qb_rule_key_missing(struct qb_lint *l, const struct qb_question *q)
+{
+	if (!qb_qtype_is_choice(q->type) || q->noptions == 0 || count_correct(q) > 0)
+		return 0;
+	return qb_lint_report(l, "key-missing", q->line,
+			      "question '%s' has no correct option; mark the key with "
+			      "correct=\"true\"", qb_rule_qid(q));
+}
+
+int qb_rule_key_multiple(struct qb_lint *l, const struct qb_question *q)
+{
+	struct qb_buf *ids = &l->scratch2;
+	unsigned long line = 0;
+	size_t i, n = 0;
+	int err = 0;
+
+	if (q->type != QB_Q_SINGLE || count_correct(q) < 2)
+		return 0;
+	qb_buf_clear(ids);
+	for (i = 0; i < q->noptions && !err; i++) {
+		if (!q->options[i].correct)
+			continue;
+		if (++n == 2)
+			line = q->options[i].line;
+		err = qb_rule_list_add(ids, q->options[i].id);
+	}
+	if (err)
+		return err;
+	return qb_lint_report(l, "key-multiple", line,
+			      "single question '%s' has %zu correct options (%s); keep one, or make "
+			      "it type=\"multiple\"", qb_rule_qid(q), n, ids->ptr);
+}
+
+int qb_rule_key_all_correct(struct qb_lint *l, const struct qb_question *q)
+{
+	if (q->type != QB_Q_MULTIPLE || q->noptions < 2 || count_correct(q) != q->noptions)
+		return 0;
+	return qb_lint_report(l, "key-all-correct", q->line,
+			      "every option of multiple question '%s' is correct; selecting everything "
+			      "scores full marks, so add a wrong option", qb_rule_qid(q));
+}
+
+/* ---- key-select-mismatch ---------------------------------------------- */
+
+static const char *const number_words[] = {
+	"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+};
+
+/* The number of a "Select N" match: digits or a number word. */
+static long select_number(const char *s, size_t n)
+{
+	char tmp[8];
+	size_t i;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	if (tmp[0] >= '0' && tmp[0] <= '9')
+		return strtol(tmp, NULL, 10);
+	for (i = 0; i < n; i++)
+		if (tmp[i] >= 'A' && tmp[i] <= 'Z')
+			tmp[i] = (char)(tmp[i] - 'A' + 'a');
+	for (i = 0; i < sizeof(number_words) / sizeof(number_words[0]); i++)
+		if (strcmp(tmp, number_words[i]) == 0)
+			return (long)i + 1;
+	return -1;
+}
+
+int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
+{
+	const struct qb_qcache *c;
+	const char *stem;
+	size_t n, start = 0, m[4];
+	int err, rc;
+
+	if (!qb_qtype_is_choice(q->type))
+		return 0;
+	err = qb_rule_qcache(l, q, &c);
+	if (err)
+		return err;
+	n = c->ncorrect;
+	if (n == 0)
+		return 0;  /* key-missing */
+	if (q->type == QB_Q_MULTIPLE && q->has_select && q->select != (long)n) {
+		err = qb_lint_report(l, "key-select-mismatch", q->line,
+				     "question '%s' has %zu correct option%s but select=\"%ld\"",
+				     qb_rule_qid(q), n, n == 1 ? "" : "s", q->select);
+		if (err)
+			return err;
+	}
+	/* The stem's wording: the first "Select N" that disagrees is reported. */
+	stem = QB_QC_STR(c, c->stem_plain);
+	while ((rc = qb_rule_match(l, QB_PAT_SELECT_N, stem, c->stem_plain_len, start, m)) == 1) {
+		long k = select_number(stem + m[2], m[3] - m[2]);
+
+		start = m[1] > start ? m[1] : start + 1;
+		if (k < 0 || k == (long)n)
+			continue;
+		qb_buf_clear(&l->scratch2);
+		err = qb_rule_quote(&l->scratch2, stem + m[0], m[1] - m[0]);
+		if (!err)
+			err = qb_lint_report(l, "key-select-mismatch", q->stem_line,
+					     "question '%s' has %zu correct option%s but its stem says "
+					     "\"%s\"", qb_rule_qid(q), n, n == 1 ? "" : "s",
+					     l->scratch2.ptr);
+		return err;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* ---- key-rationale-conflict ------------------------------------------- */
+
+/* Whether the rationale N opens with a verdict: 1 "correct", -1 "wrong",
+ * 0 neither. The verdict's words go to l->scratch2 for the message. */
+static int verdict(struct qb_lint *l, const xmlNode *n, int *out)
+{
+	size_t m[4];
+	int rc;
+
+	*out = 0;
+	qb_buf_clear(&l->scratch);
+	rc = qb_text_plain(&l->scratch, n);
+	if (!rc)
+		rc = qb_buf_grow(&l->scratch, 0);
+	if (rc)
+		return rc;
+	rc = qb_rule_match(l, QB_PAT_RAT_NEG, l->scratch.ptr, l->scratch.len, 0, m);
+	if (rc == 1)
+		*out = -1;
+	else if (rc == 0 &&
+		 (rc = qb_rule_match(l, QB_PAT_RAT_POS, l->scratch.ptr, l->scratch.len, 0, m)) == 1)
+		*out = 1;
+	if (rc < 0)
+		return rc;
+	if (*out) {
+		qb_buf_clear(&l->scratch2);
+		return qb_rule_quote(&l->scratch2, l->scratch.ptr + m[2], m[3] - m[2]);
+	}
+	return 0;
+}
+
+int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *q)
+{
+	size_t i;
+	int err = 0, v;
+
+	if (qb_qtype_is_choice(q->type)) {
+		for (i = 0; i < q->noptions && !err; i++) {
+			const struct qb_option *o = &q->options[i];
+
+			if (!o->rationale)
+				continue;
+			err = verdict(l, o->rationale, &v);
+			if (err || !v || (v > 0) == (o->correct != 0))
+				continue;
+			err = qb_lint_report(l, "key-rationale-conflict", o->rationale_line,
+					     "question '%s': the rationale of option %s opens with \"%s\" "
+					     "but the option is %s; fix the key or the rationale",
+					     qb_rule_qid(q), o->id, l->scratch2.ptr,
+					     o->correct ? "marked correct" : "not marked correct");
+		}
+	} else if (q->type == QB_Q_TRUEFALSE && q->nanswers == 1 &&
+		   (strcmp(q->answers[0].value, "true") == 0 ||
+		    strcmp(q->answers[0].value, "false") == 0)) {
+		int truth = strcmp(q->answers[0].value, "true") == 0;
+
+		for (i = 0; i < q->nside_rationales && !err; i++) {
+			const struct qb_side_rationale *s = &q->side_rationales[i];
+
+			err = verdict(l, s->node, &v);
+			if (err || !v || (v > 0) == (s->for_true == truth))
+				continue;
+			err = qb_lint_report(l, "key-rationale-conflict", s->line,
+					     "truefalse question '%s': the rationale for \"%s\" opens with "
+					     "\"%s\" but the answer is %s; fix the answer or the rationale",
+					     qb_rule_qid(q), s->for_true ? "true" : "false",
+					     l->scratch2.ptr, truth ? "true" : "false");
+		}
+	}
+	return err;
+}
+
+/* ---- target-moodle-fraction ------------------------------------------- */
+
+/* Moodle gives each correct option of a multi-answer question 100/N percent
+ * and, for negative marking, each wrong option -100/W; both must be in its
+ * fixed list. W = 0 is key-all-correct's finding. */
+int qb_rule_target_moodle_fraction(struct qb_lint *l, const struct qb_question *q)
+{
+	size_t n, w;
+	int err = 0;
+
+	if (q->type != QB_Q_MULTIPLE)
+		return 0;
+	n = count_correct(q);
+	w = q->noptions - n;
+	if (n > 0 && !qb_moodle_share(n))
+		err = qb_lint_report(l, "target-moodle-fraction", q->line,
+				     "multiple question '%s' has %zu correct options: each would be worth "
+				     "100/%zu = %.5f%%, which is not in Moodle's list of grade fractions "
+				     "(1 to 10 or 20 correct options can be scored)",
+				     qb_rule_qid(q), n, n, 100.0 / (double)n);
+	if (!err && w > 0 && !qb_moodle_share(w))
+		err = qb_lint_report(l, "target-moodle-fraction", q->line,
+				     "multiple question '%s' has %zu wrong options: each would cost "
+				     "-100/%zu = -%.5f%%, which is not in Moodle's list of grade fractions "
+				     "(1 to 10 or 20 wrong options can be penalised)",
+				     qb_rule_qid(q), w, w, 100.0 / (double)w);
+	return err;
+}
