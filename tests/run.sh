@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
 failed=0
 
-for t in tests/schema/check-readme-examples.sh tests/golden/run.sh tests/cli/run.sh; do
+for t in tests/schema/check-readme-examples.sh tests/golden/run.sh tests/cli/run.sh \
+	tests/hostile/run.sh tests/ecosystem/run.sh tests/export/qti21/run.sh \
+	tests/export/markdown/run.sh; do
 	[ -x "$t" ] || continue
 	"$t" || failed=1
 done

@@ -4,7 +4,13 @@
 
 /* Keep in step with check_suites.h. */
 static Suite *(*const suites[])(void) = {
+	suite_config,
+	suite_markdown,
+	suite_moodle,
+	suite_qti,
 	suite_reader,
+	suite_rules,
+	suite_stats,
 	suite_tables,
 	suite_text,
 };

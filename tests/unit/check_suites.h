@@ -4,7 +4,13 @@
 
 #include <check.h>
 
+Suite *suite_config(void);
+Suite *suite_markdown(void);
+Suite *suite_moodle(void);
+Suite *suite_qti(void);
 Suite *suite_reader(void);
+Suite *suite_rules(void);
+Suite *suite_stats(void);
 Suite *suite_tables(void);
 Suite *suite_text(void);
 

@@ -96,7 +96,7 @@ int cmd_lint(int argc, char **argv)
 	rep.lint = l;
 	rep.color = cli_use_color(stdout);
 	if (fmt->write(stdout, &rep) != 0 || fflush(stdout) != 0) {
-		cli_error("cannot write the report: %s", strerror(errno));
+		cli_error("cannot write the report to standard output: %s", strerror(errno));
 		goto done;
 	}
 	rc = qb_lint_failed(l) ? QB_EXIT_FINDINGS : QB_EXIT_OK;

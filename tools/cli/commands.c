@@ -22,6 +22,7 @@ const struct qb_command qb_commands[] = {
 	  "  --seed S           markdown: the shuffling seed (same seed, same forms)\n"
 	  "  --title T          markdown: the exam's title (default: the bank's title)\n"
 	  "  -q, --quiet        no progress display on a terminal\n"
+	  "  --config FILE, --no-config   the lint configuration, as for 'qbank lint'\n"
 	  "Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	  cmd_export },
 	{ "help", "show help for a command", "qbank help [COMMAND]", cmd_help },
@@ -30,8 +31,9 @@ const struct qb_command qb_commands[] = {
 	  "           [--max-warnings N] [--min-explanation-coverage PCT]\n"
 	  "           [--min-rationale-coverage PCT] [--disable ID,...] [--enable ID,...] PATH...\n"
 	  "  --format F                    output format (default gcc)\n"
-	  "  --config FILE                 read this configuration file\n"
-	  "  --no-config                   ignore configuration files\n"
+	  "  --config FILE                 read this configuration file (default: the\n"
+	  "                                nearest .qbank.toml here or in a parent folder)\n"
+	  "  --no-config                   read no configuration file\n"
 	  "  --max-warnings N              fail when there are more than N warnings\n"
 	  "  --min-explanation-coverage P  fail below P% of questions with an explanation\n"
 	  "  --min-rationale-coverage P    fail below P% of options with a rationale\n"

@@ -6,6 +6,12 @@
 #include "../lib/version.h"
 #include "cli.h"
 
+static void quiet_libxml2(void *ctx, const char *msg, ...)
+{
+	(void)ctx;
+	(void)msg;
+}
+
 int main(int argc, char **argv)
 {
 	const struct qb_command *c;
@@ -26,6 +32,10 @@ int main(int argc, char **argv)
 	if (!c)
 		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 	LIBXML_TEST_VERSION
+	/* libxml2 also prints its writers' I/O errors ("I/O error : No space
+	 * left on device") on stderr; the library reports every failure as an
+	 * error with the file's name, so stderr keeps to one line per error. */
+	xmlSetGenericErrorFunc(NULL, quiet_libxml2);
 	rc = c->run(argc - 1, argv + 1);
 	xmlCleanupParser();
 	return rc;

@@ -12,6 +12,7 @@ struct qb_atomic {
 	FILE *f;
 	char *path;      /* target, NULL for standard output */
 	char *tmp;       /* temporary file, NULL for standard output */
+	char *device;    /* target that is not a regular file (/dev/null, a FIFO): spooled */
 };
 
 int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err)
@@ -28,12 +29,33 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	if (!path || strcmp(path, "-") == 0) {
 		a->f = tmpfile();
 		if (!a->f) {
-			qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
+			qb_error_set(err, QB_EIO, "cannot create a temporary file to spool the output (%s); "
+				     "check TMPDIR or write to a file with -o", strerror(errno));
 			free(a);
 			return QB_EIO;
 		}
 		*out = a;
 		return 0;
+	}
+	{
+		struct stat st;
+
+		/* -o /dev/null or /dev/stdout: never rename a temporary file over a
+		 * device (as root that would replace the device node); spool and
+		 * copy on commit, like standard output */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			a->device = strdup(path);
+			a->f = a->device ? tmpfile() : NULL;
+			if (!a->f) {
+				qb_error_set(err, QB_EIO, "cannot create a temporary file to spool the output (%s); "
+					     "check TMPDIR", strerror(errno));
+				free(a->device);
+				free(a);
+				return QB_EIO;
+			}
+			*out = a;
+			return 0;
+		}
 	}
 	slash = strrchr(path, '/');
 	if (slash)
@@ -49,8 +71,8 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	}
 	fd = mkstemp(t.ptr);
 	if (fd < 0) {
-		qb_error_set(err, QB_EIO, "%s: cannot create a file in its folder: %s", path,
-			     strerror(errno));
+		qb_error_set(err, QB_EIO, "%s: cannot create a file in its folder (%s); "
+			     "check that the folder exists and is writable", path, strerror(errno));
 		qb_buf_dispose(&t);
 		free(a->path);
 		free(a);
@@ -77,36 +99,55 @@ FILE *qb_atomic_file(struct qb_atomic *a)
 
 const char *qb_atomic_path(const struct qb_atomic *a)
 {
-	return a->path ? a->path : "-";
+	return a->path ? a->path : a->device ? a->device : "-";
 }
 
 static void dispose(struct qb_atomic *a)
 {
+	free(a->device);
 	free(a->tmp);
 	free(a->path);
 	free(a);
 }
 
-static int copy_to_stdout(FILE *f, struct qb_error *err)
+/* Copies the spooled bytes of F to OUT (named NAME in messages). */
+static int copy_out(FILE *f, FILE *out, const char *name, struct qb_error *err)
 {
 	char buf[65536];
 	size_t n;
 
-	if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+	if (ferror(f) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
 		qb_error_set(err, QB_EIO, "cannot read back the spooled output: %s", strerror(errno));
 		return QB_EIO;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (fwrite(buf, 1, n, stdout) != n) {
-			qb_error_set(err, QB_EIO, "standard output: %s", strerror(errno));
+		if (fwrite(buf, 1, n, out) != n) {
+			qb_error_set(err, QB_EIO, "%s: %s", name, strerror(errno));
 			return QB_EIO;
 		}
 	}
-	if (ferror(f) || fflush(stdout) != 0) {
-		qb_error_set(err, QB_EIO, "standard output: %s", strerror(errno));
+	if (ferror(f) || fflush(out) != 0) {
+		qb_error_set(err, QB_EIO, "%s: %s", name, strerror(errno));
 		return QB_EIO;
 	}
 	return 0;
+}
+
+static int copy_to_device(FILE *f, const char *path, struct qb_error *err)
+{
+	FILE *out = fopen(path, "wb");
+	int rc;
+
+	if (!out) {
+		qb_error_set(err, QB_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	rc = copy_out(f, out, path, err);
+	if (fclose(out) != 0 && !rc) {
+		qb_error_set(err, QB_EIO, "%s: write failed: %s", path, strerror(errno));
+		rc = QB_EIO;
+	}
+	return rc;
 }
 
 int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
@@ -115,8 +156,9 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 	int rc = 0;
 
 	if (!a->path) {
-		rc = copy_to_stdout(a->f, err);
-		fclose(a->f);
+		rc = a->device ? copy_to_device(a->f, a->device, err)
+			       : copy_out(a->f, stdout, "standard output", err);
+		fclose(a->f);   /* a read-back spool: nothing to lose */
 		dispose(a);
 		return rc;
 	}

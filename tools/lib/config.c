@@ -476,6 +476,8 @@ static int rules_setting(struct parser *p, const char *key, const struct value *
 	enum qb_severity sev;
 	int rc;
 
+	if (strcmp(key, "max-warnings") == 0 || strncmp(key, "min-", 4) == 0)
+		return fail(p, "'%s' is not a rule: put it above the first [table]", key);
 	if (!strpbrk(key, "*?[") && !qb_rule_find(key) && strncmp(key, "custom/", 7) != 0)
 		return fail(p, "unknown rule '%s'; 'qbank rules' lists them", key);
 	rc = want(p, v, V_STRING, key);
@@ -591,9 +593,19 @@ static int finish_custom(struct parser *p)
 		return 0;
 	p->cur = NULL;
 	p->line = r->line;
-	if (!r->id || !r->pattern || !r->message)
-		return fail(p, "[[custom-rule]] needs %s%s%s", !r->id ? "an id ('custom/NAME') " : "",
-			    !r->pattern ? "a pattern " : "", !r->message ? "a message" : "");
+	if (!r->id || !r->pattern || !r->message) {
+		const char *miss[3];
+		int n = 0;
+
+		if (!r->id)
+			miss[n++] = "an id ('custom/NAME')";
+		if (!r->pattern)
+			miss[n++] = "a pattern";
+		if (!r->message)
+			miss[n++] = "a message";
+		return fail(p, "[[custom-rule]] without %s%s%s%s%s", miss[0], n == 3 ? ", " : n == 2 ? " or " : "",
+			    n > 1 ? miss[1] : "", n == 3 ? " or " : "", n == 3 ? miss[2] : "");
+	}
 	p->line = r->pattern_line;
 	r->code = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
 				&code, &off, NULL);
@@ -744,13 +756,15 @@ static int merge_under(struct qb_config *c, struct qb_config *f)
 		c->user_rules = ur;
 	if (!sev || !ur)
 		return QB_ENOMEM;
-	memcpy(sev + f->nsev, c->sev, c->nsev * sizeof(*sev));
+	if (c->nsev)
+		memcpy(sev + f->nsev, c->sev, c->nsev * sizeof(*sev));
 	free(c->sev);
 	c->sev = sev;
 	c->nsev += f->nsev;
 	f->sev = NULL;
 	f->nsev = 0;
-	memcpy(ur + c->nuser_rules, f->user_rules, f->nuser_rules * sizeof(*ur));
+	if (f->nuser_rules)
+		memcpy(ur + c->nuser_rules, f->user_rules, f->nuser_rules * sizeof(*ur));
 	c->nuser_rules += f->nuser_rules;
 	f->nuser_rules = 0;
 	if (c->min_explanation_coverage < 0)

@@ -270,7 +270,11 @@ void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line,
 {
 	struct qb_lint *l = ctx;
 
-	(void)qb_lint_report_at(l, rule, file, line, question, "%s", message);
+	if (question)
+		(void)qb_lint_report_at(l, rule, file, line, question, "question '%s': %s",
+					question, message);
+	else
+		(void)qb_lint_report_at(l, rule, file, line, question, "%s", message);
 }
 
 /* ---- the run -------------------------------------------------------- */

@@ -35,7 +35,6 @@ struct qb_lint {
 
 	struct qb_lint_digests *digests;  /* bank-wide rules' state (rules/digest.c) */
 	struct qb_rules_state *rules;     /* built-in rules' patterns and text cache (rules/rule_common.c) */
-	struct qb_lint_user *user;        /* user rules' state (config.c) */
 };
 
 /* Severity in force for a rule of the table. */

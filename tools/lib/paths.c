@@ -101,7 +101,8 @@ int qb_paths_expand(struct qb_paths *out, const char *const *args, size_t nargs,
 		struct stat st;
 
 		if (stat(args[i], &st) != 0) {
-			qb_error_set(err, QB_EIO, "%s: %s", args[i], strerror(errno));
+			qb_error_set(err, QB_EIO, "%s: %s; name a bank file or a folder of them",
+				     args[i], strerror(errno));
 			rc = QB_EIO;
 		} else if (S_ISDIR(st.st_mode)) {
 			size_t before = out->n;

@@ -617,7 +617,8 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 	}
 	r->xr = xmlReaderForFile(path, NULL, READER_OPTIONS);
 	if (!r->xr) {
-		qb_error_set(err, QB_EIO, "%s: cannot open for reading", path);
+		qb_error_set(err, QB_EIO, "%s: cannot open for reading: %s", path,
+			     strerror(errno ? errno : EIO));
 		qb_reader_free(r);
 		return QB_EIO;
 	}

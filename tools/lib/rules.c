@@ -12,21 +12,32 @@ const struct qb_rule qb_rules[] = {
 	{ "bank-key-position-balance", QB_SEV_INFO,
 	  "correct answers pile up on one option position across the bank",
 	  "When most keys of single-answer questions sit at the same position (say C), test-wise "
-	  "candidates guess that position. The finding names the position and its share.\n"
+	  "candidates guess that position, and printed exams keep the source order. Counted over the "
+	  "single questions with exactly one correct option; by chance each position of a k-option "
+	  "question holds the key with probability 1/k. A position is reported (once per run, the "
+	  "worst one) when, with at least 8 such questions, it holds at least 1.5 times its expected "
+	  "share AND the excess is significant: Hoeffding's bound exp(-2t^2/n) on an excess of t keys "
+	  "over n questions, Bonferroni-corrected over the positions, falls below 1 percent. For 30 "
+	  "four-option questions that is 17 keys or more at one position.\n"
 	  "Bad: 20 of 30 keys are option C.\nGood: keys spread over A-D roughly evenly.",
 	  qb_rule_key_position_count, qb_rule_key_position_finish },
 	{ "cue-absolute-terms", QB_SEV_INFO,
 	  "absolute terms (always, never) appear only in distractors",
-	  "Absolute words such as always, never, all, none, only are a cue: test-wise candidates "
-	  "eliminate options containing them. When they appear only in wrong options, the key stands out.\n"
+	  "Absolute words (always, never, all, none, only, every, everything, nothing, completely, "
+	  "entirely, absolutely) are a cue: test-wise candidates eliminate options containing them. "
+	  "Reported once per question, naming the options, when such words appear in wrong options "
+	  "and in no correct one ('all of the above' and 'none of the above' have rules of their "
+	  "own; hyphenated words such as all-reduce do not count).\n"
 	  "Bad: distractors 'It always converges', 'It never fails'; key 'It usually converges'.\n"
 	  "Good: no absolute terms, or absolute terms in the key as well.",
 	  qb_rule_cue_absolute_terms, NULL },
 	{ "cue-longest-option", QB_SEV_WARNING,
 	  "the only correct option is clearly the longest",
 	  "Item writers tend to qualify the correct option until it is the longest, and candidates "
-	  "learn to pick the longest option. Flagged when the single key is at least 1.5 times as long "
-	  "as the longest distractor (plain text, in characters).\n"
+	  "learn to pick the longest option. Checked on single questions with exactly one correct "
+	  "option: flagged when the key is at least 1.5 times as long as the longest distractor AND at "
+	  "least 10 characters longer (normalised text, in characters), so that short options "
+	  "('DDP' against 'DP') do not count.\n"
 	  "Bad: key 'Gradient compression, which quantises or sparsifies gradients before the all-reduce' "
 	  "against one-word distractors.\nGood: options of similar length.",
 	  qb_rule_cue_longest_option, NULL },
@@ -87,16 +98,21 @@ const struct qb_rule qb_rules[] = {
 	  qb_rule_key_multiple, NULL },
 	{ "key-rationale-conflict", QB_SEV_ERROR,
 	  "a rationale contradicts the key (Correct on a wrong option, or the reverse)",
-	  "A rationale that opens with Correct/Right/Yes on a wrong option, or with Incorrect/Wrong/No "
-	  "on a correct one, means the key or the feedback is wrong.\n"
+	  "A rationale that opens with Correct, 'Right.' or Yes on a wrong option, or with Incorrect, "
+	  "Wrong, 'No,' or 'Not quite' on a correct one, means the key or the feedback is wrong "
+	  "(case does not matter; Right and No count only when punctuation follows, so 'No single "
+	  "device ...' is no verdict). For truefalse questions the rationale for the side that is "
+	  "the answer must not open with Incorrect, and the other side's not with Correct.\n"
 	  "Bad: <option><text>Data shuffling</text><rationale>Correct. ...</rationale></option>\n"
 	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
 	  qb_rule_key_rationale_conflict, NULL },
 	{ "key-select-mismatch", QB_SEV_ERROR,
 	  "select, or 'Select N' in the stem, disagrees with the number of correct options",
-	  "The select attribute and wording such as 'Select 3', 'choose two' or 'Pick 2' in the stem "
-	  "promise a number of correct options; it must equal the number marked correct. "
-	  "'(Select all that apply)' promises no number.\n"
+	  "The select attribute and wording such as 'Select 3', 'choose two', 'Pick 2 options' or "
+	  "'select three of the following' in the stem (digits, or the words one to ten, after "
+	  "select, choose, pick, mark or tick) promise a number of correct options; it must equal the "
+	  "number marked correct. '(Select all that apply)' promises no number, and 'Pick 2 nodes at "
+	  "random' is not an instruction.\n"
 	  "Bad: select=\"3\" with two correct options.\nGood: select=\"3\" with three correct options.",
 	  qb_rule_key_select_mismatch, NULL },
 	{ "limit-exceeded", QB_SEV_ERROR,
@@ -136,10 +152,13 @@ const struct qb_rule qb_rules[] = {
 	  qb_rule_option_letter_reference, NULL },
 	{ "option-near-duplicate", QB_SEV_WARNING,
 	  "two options are nearly equal",
-	  "Options whose normalised texts are very similar (edit similarity of 0.9 or more) are usually "
-	  "a copy-paste slip. Options that differ in a number ('2 bytes' and '4 bytes', '10 mg' and "
-	  "'100 mg') are not flagged.\n"
-	  "Bad: 'Synchronous update' and 'Synchronous updates'.\nGood: 'Synchronous updates' and 'Asynchronous updates' of different meaning, or clearly different options.",
+	  "Options whose normalised texts are very similar (edit similarity of 0.9 or more: 1 minus "
+	  "the Levenshtein distance over the longer length, for options of up to 256 characters, in "
+	  "questions of up to 26 options) are usually a copy-paste slip. Options that differ in a number ('2 bytes' and '4 bytes', "
+	  "'10 mg' and '100 mg'), or where one adds a negating prefix or word to the other "
+	  "('synchronous' and 'asynchronous', 'valid' and 'invalid', 'is not'), are not flagged.\n"
+	  "Bad: 'Synchronous update' and 'Synchronous updates'.\n"
+	  "Good: 'Synchronous updates' and 'Asynchronous updates', or clearly different options.",
 	  qb_rule_option_near_duplicate, NULL },
 	{ "option-none-of-the-above", QB_SEV_WARNING,
 	  "an option says 'none of the above'",
@@ -148,10 +167,14 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <option><text>None of the above</text></option>\nGood: a fourth plausible option.",
 	  qb_rule_option_none_of_the_above, NULL },
 	{ "option-set-reused", QB_SEV_INFO,
-	  "the same option set appears under a different stem",
-	  "Reusing an option set is fine when the stems ask genuinely different questions; the finding "
-	  "names the other place so that an author can check.\n"
-	  "Bad: two questions with the same four parallelism options asking the same thing in other words.\n"
+	  "the same option set, with the same key, appears under a different stem",
+	  "The same options (compared as a set, in any order, after normalisation) with the same "
+	  "correct options under a different stem often mean one question reworded, which lets a "
+	  "candidate carry the answer from one to the other. The finding names the other place so "
+	  "that an author can check. The same options with different keys ask different things and "
+	  "are not reported. When a stem is empty the two cannot be told apart and are reported.\n"
+	  "Bad: two questions with the same four parallelism options and the same key, asking the "
+	  "same thing in other words.\n"
 	  "Good: the same options, different questions with different keys.",
 	  qb_rule_option_set_reused, NULL },
 	{ "question-duplicate", QB_SEV_ERROR,
@@ -175,8 +198,11 @@ const struct qb_rule qb_rules[] = {
 	  qb_rule_stem_duplicate, NULL },
 	{ "stem-negative-unemphasized", QB_SEV_WARNING,
 	  "NOT, EXCEPT or LEAST in the lead-in is neither upper case nor emphasised",
-	  "Candidates overlook negatives. In the stem's last sentence (the lead-in) write them in upper "
-	  "case or inside <em> or <strong>.\n"
+	  "Candidates overlook negatives. In the lead-in, the question the stem asks (its last "
+	  "sentence ending with '?', else its last sentence, never an instruction such as 'Select "
+	  "two.'), write not, except and least in upper case or inside <em> or <strong>. Words such "
+	  "as cannot or notable, 'at least', 'or not', 'not only', code and math, the stem's body "
+	  "and a hint after the question are not flagged.\n"
 	  "Bad: Which of these is not a collective?\n"
 	  "Good: Which of these is NOT a collective?",
 	  qb_rule_stem_negative_unemphasized, NULL },
@@ -198,14 +224,21 @@ const struct qb_rule qb_rules[] = {
 	  qb_rule_target_moodle_fraction, NULL },
 	{ "text-empty", QB_SEV_ERROR,
 	  "a stem, option text or answer is empty or only white space",
-	  "An empty stem or option prints as a blank and imports as a broken question.\n"
+	  "An empty stem or option prints as a blank and imports as a broken question. Checked: the "
+	  "stem, option texts, answers, the premise and response of matching pairs and extra "
+	  "responses (distractors); each finding names the line of the empty part.\n"
 	  "Bad: <stem></stem>\nGood: <stem>Which technique reduces traffic?</stem>",
 	  qb_rule_text_empty, NULL },
 	{ "type-shape", QB_SEV_ERROR,
 	  "the body does not fit the question's type",
 	  "XSD 1.0 cannot tie content to an attribute value, so the linter checks it: options belong "
-	  "to single and multiple, answers to truefalse, short and numeric, pairs to matching, "
-	  "response and rubric to essay; select only on multiple.\n"
+	  "to single and multiple, answers to truefalse, short and numeric, question-level rationales "
+	  "(one per side) to truefalse, pairs and distractors to matching, response and rubric to "
+	  "essay; select only on multiple, case-sensitive only on short, shuffle not on truefalse, "
+	  "short, numeric or essay. A truefalse question has exactly one answer, true or false; a "
+	  "numeric question exactly one answer that is a number (with a dot) and a tolerance that is "
+	  "a number; a short question at least one answer; a matching question at least 2 pairs, "
+	  "each with premise and response. Option ids are unique in the question.\n"
 	  "Bad: <question type=\"short\"> with <option> children.\n"
 	  "Good: <question type=\"short\"><stem>...</stem><answer>DDP</answer></question>",
 	  qb_rule_type_shape, NULL },

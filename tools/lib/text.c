@@ -119,20 +119,24 @@ static int is_trailing_punct(unsigned char c)
 
 static int is_ascii(const char *s, size_t len)
 {
+	unsigned char acc = 0;
 	size_t i;
 
+	/* no early exit: the loop vectorises, and most text is ASCII */
 	for (i = 0; i < len; i++)
-		if ((unsigned char)s[i] & 0x80)
-			return 0;
-	return 1;
+		acc |= (unsigned char)s[i];
+	return !(acc & 0x80);
 }
 
 /* Appends P[0..M) to OUT with white space collapsed, trailing punctuation
  * and spaces dropped; FOLD lower-cases ASCII letters on the way. OUT has
- * room for M more bytes and a NUL. */
+ * room for M more bytes and a NUL. P may be OUT's own bytes from OUT->len
+ * on (the result is never longer). Locals instead of OUT's fields keep the
+ * compiler from reloading them after every byte stored. */
 static void collapse(struct qb_buf *out, const unsigned char *p, size_t m, int fold)
 {
-	size_t i, start = out->len;
+	char *d = out->ptr;
+	size_t i, start = out->len, n = out->len;
 	int space = 0;
 
 	for (i = 0; i < m; i++) {
@@ -142,18 +146,19 @@ static void collapse(struct qb_buf *out, const unsigned char *p, size_t m, int f
 			space = 1;
 			continue;
 		}
-		if (space && out->len > start)
-			out->ptr[out->len++] = ' ';
+		if (space && n > start)
+			d[n++] = ' ';
 		space = 0;
 		if (fold && c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
-		out->ptr[out->len++] = (char)c;
+		d[n++] = (char)c;
 	}
-	while (out->len > start && is_trailing_punct((unsigned char)out->ptr[out->len - 1]))
-		out->len--;
-	while (out->len > start && out->ptr[out->len - 1] == ' ')
-		out->len--;
-	out->ptr[out->len] = '\0';
+	while (n > start && is_trailing_punct((unsigned char)d[n - 1]))
+		n--;
+	while (n > start && d[n - 1] == ' ')
+		n--;
+	d[n] = '\0';
+	out->len = n;
 }
 
 /* ASCII text (nearly every stem and option) is already in NFC and case

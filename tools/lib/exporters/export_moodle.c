@@ -24,13 +24,10 @@
 #include <libxml/xmlwriter.h>
 
 #include "../atomic.h"
+#include "../limits.h"
 #include "../moodle_grades.h"
-#include "../richtext.h"
 #include "../text.h"
 #include "moodle_write.h"
-
-/* Moodle's question.idnumber column is 100 characters wide. */
-#define IDNUMBER_MAX 100
 
 /* Moodle's own default texts for the combined feedback of new questions. */
 static const char correct_feedback[] = "Your answer is correct.";
@@ -279,10 +276,24 @@ static int check_numeric(struct moodle *st, const struct qb_question *q)
 	return 0;
 }
 
+static const char *const essay_counts[] = { "lines", "min-words", "max-words" };
+
 static int check_essay(struct moodle *st, const struct qb_question *q)
 {
-	(void)st;
-	(void)q;
+	size_t i;
+
+	for (i = 0; q->response && i < sizeof(essay_counts) / sizeof(essay_counts[0]); i++) {
+		xmlChar *v = xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST essay_counts[i]);
+		int bad;
+
+		qb_buf_clear(&st->tmp);
+		bad = v && (qb_moodle_decimal(&st->tmp, (const char *)v, 0) ||
+			    strchr(st->tmp.ptr, '.') || st->tmp.ptr[0] == '-');
+		xmlFree(v);
+		if (bad)
+			return problem(st, q, 0, "the response's %s is not a whole number",
+				       essay_counts[i]);
+	}
 	return 0;
 }
 
@@ -484,31 +495,41 @@ static int write_numeric(struct moodle *st, const struct qb_question *q)
 	return rc;
 }
 
-static const char *response_attr(const struct qb_question *q, const char *name, xmlChar **keep)
+/* <ELEMENT> with the response's whole-number attribute NAME as Moodle's
+ * database takes it ("+08" is 8), DFLT when it is absent (NULL: no element). */
+static int response_count(struct moodle *st, const struct qb_question *q, const char *element,
+			  const char *name, const char *dflt)
 {
-	*keep = q->response ? xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST name) : NULL;
-	return (const char *)*keep;
+	xmlChar *v = q->response ? xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST name) : NULL;
+	int rc = 0;
+
+	qb_buf_clear(&st->tmp);
+	if (v)
+		rc = qb_moodle_decimal(&st->tmp, (const char *)v, 0);
+	xmlFree(v);
+	if (!rc && (v || dflt))
+		rc = el(st->w, element, v ? st->tmp.ptr : dflt);
+	return rc;
 }
 
 static int write_essay(struct moodle *st, const struct qb_question *q)
 {
 	xmlTextWriterPtr w = st->w;
-	xmlChar *fmt, *lines, *minw, *maxw;
-	const char *f = response_attr(q, "format", &fmt);
-	const char *l = response_attr(q, "lines", &lines);
-	const char *mn = response_attr(q, "min-words", &minw);
-	const char *mx = response_attr(q, "max-words", &maxw);
+	xmlChar *fmt = q->response ? xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST "format")
+				   : NULL;
+	int plain = fmt && strcmp((const char *)fmt, "plain") == 0;
 	int rc;
 
-	rc = el(w, "responseformat", f && strcmp(f, "plain") == 0 ? "plain" : "editor");
+	xmlFree(fmt);
+	rc = el(w, "responseformat", plain ? "plain" : "editor");
 	if (!rc)
 		rc = el(w, "responserequired", "1");
 	if (!rc)
-		rc = el(w, "responsefieldlines", l ? l : "10");
-	if (!rc && mn)
-		rc = el(w, "minwordlimit", mn);
-	if (!rc && mx)
-		rc = el(w, "maxwordlimit", mx);
+		rc = response_count(st, q, "responsefieldlines", "lines", "10");
+	if (!rc)
+		rc = response_count(st, q, "minwordlimit", "min-words", NULL);
+	if (!rc)
+		rc = response_count(st, q, "maxwordlimit", "max-words", NULL);
 	if (!rc)
 		rc = el(w, "attachments", "0");
 	if (!rc)
@@ -521,10 +542,6 @@ static int write_essay(struct moodle *st, const struct qb_question *q)
 		rc = rich_field(st, "graderinfo", q->rubric, 1);
 	if (!rc)
 		rc = rich_field(st, "responsetemplate", NULL, 0);
-	xmlFree(fmt);
-	xmlFree(lines);
-	xmlFree(minw);
-	xmlFree(maxw);
 	return rc;
 }
 
@@ -640,16 +657,34 @@ static int write_category(struct moodle *st, const struct qb_question *q, size_t
 	return rc ? rc : end(w);
 }
 
+/* Moodle's question_categories.name holds 255 characters: the name as
+ * written into the path (character references included) must fit. */
+static int check_category_name(struct moodle *st, const struct qb_question *q, const char *name)
+{
+	size_t len;
+
+	qb_text_trim(name, &len);
+	if (len == 0)
+		return problem(st, q, 0, "an enclosing category has an empty name, which "
+			       "Moodle cannot create");
+	qb_buf_clear(&st->tmp2);
+	if (qb_moodle_html_escape(&st->tmp2, name))
+		return problem(st, q, 0, "out of memory");
+	if (qb_moodle_utf8_len(st->tmp2.ptr) > 255)
+		return problem(st, q, 0, "the name of category '%s' is longer than the 255 "
+			       "characters Moodle stores (& < > \" count as 4 to 6)", name);
+	return 0;
+}
+
 static int check_categories(struct moodle *st, const struct qb_question *q)
 {
-	size_t i, len;
+	size_t i;
 
-	for (i = 0; i < q->ncategories; i++) {
-		qb_text_trim(q->categories[i], &len);
-		if (len == 0)
-			return problem(st, q, 0, "an enclosing category has an empty name, which "
-				       "Moodle cannot create");
-	}
+	if (check_category_name(st, q, st->title ? st->title : ""))
+		return 1;
+	for (i = 0; i < q->ncategories; i++)
+		if (check_category_name(st, q, q->categories[i]))
+			return 1;
 	return 0;
 }
 
@@ -771,9 +806,10 @@ static int check_question(struct moodle *st, const struct qb_question *q)
 	const struct qtype_row *t = &qtypes[q->type];
 	int rc;
 
-	if (qb_moodle_utf8_len(q->id) > IDNUMBER_MAX)
+	/* Moodle's question.idnumber column is 100 characters wide */
+	if (qb_moodle_utf8_len(q->id) > QB_LIMIT_ID_CHARS)
 		return problem(st, q, 0, "the id is %zu characters long; Moodle's idnumber "
-			       "takes at most %d", qb_moodle_utf8_len(q->id), IDNUMBER_MAX);
+			       "takes at most %d", qb_moodle_utf8_len(q->id), QB_LIMIT_ID_CHARS);
 	qb_buf_clear(&st->tmp);
 	if (qb_moodle_decimal(&st->tmp, q->points ? q->points : "1", 0))
 		return problem(st, q, 0, "points '%s' is not a decimal number", q->points);

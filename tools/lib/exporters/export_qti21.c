@@ -1,14 +1,929 @@
-/* placeholder until the exporter lands: refuses to run */
+/* IMS QTI 2.1 content package: a zip with one assessmentItem per question,
+ * one assessmentTest, the images the questions show, and imsmanifest.xml
+ * (IMS Content Packaging 1.1) listing them all.
+ *
+ * Package layout:
+ *   items/<id>.xml           one assessmentItem per question (qti_item.c)
+ *   items/media/<src>        images, at their path relative to the bank file
+ *   assessment.xml           the assessmentTest: one testPart, one
+ *                            assessmentSection per category path, plus one
+ *                            per bank file for questions outside categories
+ *   imsmanifest.xml          resources: the test (depending on every item),
+ *                            each item (its file, its images, a dependency
+ *                            on each image's webcontent resource), each image
+ * Images sit below items/ so that an item refers to them as media/<src>,
+ * with no ".." in any href.
+ *
+ * Streaming and entry order: memory must not grow with the bank beyond a
+ * small record per question, so each item is rendered into a memory
+ * buffer, written to the zip at once and freed; an image is written the
+ * first time a question shows it. The zip entries therefore come in bank
+ * order (each question's new images just before its item), then
+ * assessment.xml and imsmanifest.xml last, because only the end of the
+ * bank completes them. A zip is read through its central directory, so
+ * importers do not depend on the order, and bank order is as deterministic
+ * as a sorted one. What is kept per question: its id, its entry name when
+ * that differs from items/<id>.xml, its section and its images.
+ *
+ * Refusals: problems that would make the package wrong (an image that
+ * imgpath.h refuses to read, normally reported by lint already; an
+ * identifier QTI cannot take; a question id used twice although
+ * id-duplicate was turned down in a configuration) are collected while
+ * the bank is read and refuse the export at commit (QB_EREFUSED), so that
+ * lint's own findings still come out first. */
 #include "exporters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <utf8proc.h>
+
+#include "../atomic.h"
+#include "../imgpath.h"
+#include "../text.h"
+#include "qti_internal.h"
+
+#define TEST_FILE "assessment.xml"
+#define MANIFEST_FILE "imsmanifest.xml"
+#define ITEM_DIR "items/"
+#define MEDIA_DIR "items/media/"
+/* longest id used as a file name as it is; longer ones are shortened and
+ * given a hash (file systems take 255 bytes per name) */
+#define MAX_NAME_ID 200
+
+struct item_rec {
+	size_t id;             /* arena offset of the question id */
+	size_t file;           /* arena offset of the entry name, or SIZE_MAX for items/<id>.xml */
+	size_t media;          /* first index into refs */
+	uint32_t nmedia;
+	uint32_t section;
+};
+
+struct section {
+	size_t key;            /* arena offsets */
+	size_t title;
+	size_t gen_id;         /* assigned at commit */
+	size_t nitems;
+};
+
+struct media {
+	size_t real;           /* resolved path: the key that merges references */
+	size_t entry;          /* entry name in the zip */
+	size_t gen_id;         /* resource identifier, assigned at commit */
+};
+
+struct qti {
+	struct qb_atomic *out;
+	struct qti_zip *zip;
+	xmlBufferPtr xbuf;
+
+	struct qb_buf arena;   /* NUL-terminated strings, addressed by offset */
+	struct item_rec *items;
+	size_t nitems, capitems;
+	struct section *sections;
+	size_t nsections, capsections;
+	struct media *media;
+	size_t nmedia, capmedia;
+	uint32_t *refs;        /* images of each item (item_rec.media, .nmedia) */
+	size_t nrefs, caprefs;
+
+	struct qti_map ids;    /* question id -> item */
+	struct qti_map names;  /* case-folded entry names in use (presence) */
+	struct qti_map secmap; /* section key -> section */
+	struct qti_map medmap; /* resolved image path -> media */
+
+	/* the current bank file */
+	char *bank_title;
+	char *lang;            /* checked xml:lang, or NULL */
+	/* the first bank file names the test */
+	size_t test_id, test_title;
+	int have_test;
+
+	/* the current question */
+	const struct qb_question *q;
+	size_t refs_start;
+	struct qb_buf src;     /* img_src's result */
+
+	/* the section of the previous question */
+	size_t last_serial, last_file;
+	uint32_t last_section;
+	int have_last;
+
+	/* generated identifiers, assigned at commit */
+	size_t part_id, test_res_id, manifest_id;
+
+	struct qb_error problem;   /* the first refusal */
+	size_t nproblems;
+	struct qb_error failure;   /* the first I/O or memory error */
+	int failed;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static const char *str(const struct qti *st, size_t off)
+{
+	return st->arena.ptr + off;
+}
+
+static int arena_add(struct qti *st, const char *s, size_t len, size_t *off)
+{
+	*off = st->arena.len;
+	if (qb_buf_add(&st->arena, s, len) || qb_buf_addc(&st->arena, '\0'))
+		return QB_ENOMEM;
+	return 0;
+}
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 64;
+	p = realloc(*v, c * size);
+	if (!p)
+		return QB_ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static void fail(struct qti *st, int rc, const struct qb_error *e)
+{
+	if (st->failed)
+		return;
+	st->failed = rc;
+	if (e && e->msg[0])
+		st->failure = *e;
+	else
+		qb_error_set(&st->failure, rc, "qti21: %s", qb_error_str(rc));
+}
+
+static void problem(struct qti *st, const char *fmt, const char *a, const char *b)
+{
+	char what[768];
+
+	if (st->nproblems++)
+		return;
+	snprintf(what, sizeof(what), fmt, a, b);
+	if (st->q)
+		qb_error_set(&st->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", st->q->file,
+			     st->q->line, st->q->id ? st->q->id : "?", what);
+	else
+		qb_error_set(&st->problem, QB_EREFUSED, "%s", what);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	return qb_hash64(s, strlen(s));
+}
+
+struct str_eq {
+	const struct qti *st;
+	const char *key;
+	size_t field;          /* offsetof the arena offset in the record */
+	const void *base;
+	size_t size;
+};
+
+static int eq_record(void *ctx, uint32_t val)
+{
+	const struct str_eq *e = ctx;
+	const char *rec = (const char *)e->base + (size_t)val * e->size;
+	size_t off;
+
+	memcpy(&off, rec + e->field, sizeof(off));
+	return strcmp(str(e->st, off), e->key) == 0;
+}
+
+static uint32_t find_id(const struct qti *st, const char *id)
+{
+	struct str_eq e = { st, id, offsetof(struct item_rec, id), st->items, sizeof(st->items[0]) };
+
+	return qti_map_find(&st->ids, hash_str(id), eq_record, &e);
+}
+
+/* ---- entry names -------------------------------------------------------- */
+
+/* Names must differ without regard to case as well: importers unpack the
+ * zip, and on a case-insensitive file system Q1.xml would overwrite q1.xml. */
+static int name_key(const char *name, uint64_t *key)
+{
+	utf8proc_uint8_t *f = NULL;
+	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)name, 0, &f,
+					  UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE |
+					  UTF8PROC_CASEFOLD);
+
+	if (n < 0) {
+		*key = hash_str(name);
+		return 0;
+	}
+	*key = qb_hash64(f, (size_t)n);
+	free(f);
+	return 0;
+}
+
+/* Appends to OUT the first of DIR BASE EXT, DIR BASE-2 EXT, ... not in use
+ * yet, and marks it used. */
+static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, const char *base,
+		       size_t base_len, const char *ext)
+{
+	size_t start = out->len;
+	unsigned long k;
+	uint64_t key;
+
+	for (k = 1;; k++) {
+		out->len = start;
+		if (qb_buf_adds(out, dir) || qb_buf_add(out, base, base_len))
+			return QB_ENOMEM;
+		if (k > 1 && qb_buf_printf(out, "-%lu", k))
+			return QB_ENOMEM;
+		if (qb_buf_adds(out, ext))
+			return QB_ENOMEM;
+		name_key(out->ptr + start, &key);
+		if (qti_map_find(&st->names, key, NULL, NULL) == QTI_MAP_NONE)
+			return qti_map_put(&st->names, key, 0);
+	}
+}
+
+/* The longest prefix of S of at most MAX bytes that ends on a character
+ * boundary. */
+static size_t utf8_prefix(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return max;
+}
+
+static int item_name(struct qti *st, struct qb_buf *out, const char *id)
+{
+	size_t n = utf8_prefix(id, MAX_NAME_ID);
+	struct qb_buf base = QB_BUF_INIT;
+	int rc;
+
+	if (n == strlen(id))
+		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
+	rc = qb_buf_add(&base, id, n) ||
+	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
+	if (!rc)
+		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");
+	qb_buf_dispose(&base);
+	return rc;
+}
+
+/* Identifiers the package makes up (sections, test part, resources) must
+ * not be one of the question ids, which share their scope. */
+static int gen_id(struct qti *st, const char *base, size_t *off)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	unsigned long k;
+	int rc = 0;
+
+	for (k = 1; !rc; k++) {
+		qb_buf_clear(&b);
+		rc = k > 1 ? qb_buf_printf(&b, "%s-%lu", base, k) : qb_buf_adds(&b, base);
+		if (!rc && find_id(st, b.ptr) == QTI_MAP_NONE)
+			break;
+	}
+	if (!rc)
+		rc = arena_add(st, b.ptr, b.len, off);
+	qb_buf_dispose(&b);
+	return rc;
+}
+
+/* ---- images ------------------------------------------------------------- */
+
+static uint32_t find_media(const struct qti *st, const char *real)
+{
+	struct str_eq e = { st, real, offsetof(struct media, real), st->media, sizeof(st->media[0]) };
+
+	return qti_map_find(&st->medmap, hash_str(real), eq_record, &e);
+}
+
+/* Packs image SRC of the current question, whose file resolves to REAL,
+ * under items/media/NORM (made unique). */
+static int add_media(struct qti *st, const char *src, const char *real, const char *norm,
+		     uint32_t *idx)
+{
+	struct qb_buf name = QB_BUF_INIT, bytes = QB_BUF_INIT;
+	const char *slash = strrchr(norm, '/'), *dot = strrchr(norm, '.');
+	size_t base_len = strlen(norm);
+	struct qb_error e = { 0, "" };
+	struct media *m;
+	int rc;
+
+	if (dot && dot > (slash ? slash + 1 : norm))
+		base_len = (size_t)(dot - norm);
+	else
+		dot = "";
+	rc = qb_img_read(&bytes, st->q->file, src, &e);
+	if (rc == QB_EREFUSED) {
+		problem(st, "img src '%s': %s", src, e.msg);
+		qb_buf_dispose(&bytes);
+		return rc;
+	}
+	if (!rc)
+		rc = grow((void **)&st->media, &st->capmedia, st->nmedia, sizeof(*st->media));
+	if (!rc)
+		rc = unique_name(st, &name, MEDIA_DIR, norm, base_len, dot);
+	if (!rc) {
+		m = &st->media[st->nmedia];
+		memset(m, 0, sizeof(*m));
+		rc = arena_add(st, real, strlen(real), &m->real);
+		if (!rc)
+			rc = arena_add(st, name.ptr, name.len, &m->entry);
+	}
+	if (!rc)
+		rc = qti_zip_add(st->zip, name.ptr, bytes.ptr ? bytes.ptr : "", bytes.len, &e);
+	if (!rc)
+		rc = qti_map_put(&st->medmap, hash_str(real), (uint32_t)st->nmedia);
+	qb_buf_dispose(&name);
+	qb_buf_dispose(&bytes);
+	if (rc) {
+		fail(st, rc, &e);
+		return rc;
+	}
+	*idx = (uint32_t)st->nmedia++;
+	return 0;
+}
+
+static int add_ref(struct qti *st, uint32_t idx)
+{
+	size_t i;
+
+	for (i = st->refs_start; i < st->nrefs; i++)
+		if (st->refs[i] == idx)
+			return 0;
+	if (grow((void **)&st->refs, &st->caprefs, st->nrefs, sizeof(*st->refs)))
+		return QB_ENOMEM;
+	st->refs[st->nrefs++] = idx;
+	return 0;
+}
+
+/* qb_rich_opts.img_src: judges SRC as the lint does (imgpath.h), packs
+ * the image the first time any question shows it, and returns its URL
+ * relative to the item file. Two srcs that resolve to the same file share
+ * one entry. */
+static const char *img_src(void *ctx, const char *src)
+{
+	struct qti *st = ctx;
+	struct qb_buf norm = QB_BUF_INIT;
+	const char *why = NULL, *result = "";
+	char *resolved = NULL, *real = NULL;
+	uint32_t idx;
+	int v;
+
+	qb_buf_clear(&st->src);
+	if (st->failed || !st->q)
+		goto done;
+	v = qb_img_path_check(st->q->file, src, &resolved, &why);
+	if (v < 0) {
+		fail(st, v, NULL);
+		goto done;
+	}
+	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
+		problem(st, "img src '%s' %s", src, why && v != QB_IMG_OK ? why : "names no file");
+		goto done;
+	}
+	real = realpath(resolved, NULL);
+	if (!real) {
+		problem(st, "img src '%s': %s", src, strerror(errno));
+		goto done;
+	}
+	idx = find_media(st, real);
+	if (idx == QTI_MAP_NONE && add_media(st, src, real, norm.ptr, &idx))
+		goto done;
+	if (add_ref(st, idx) || qb_buf_adds(&st->src, "media/") ||
+	    qti_buf_add_uri(&st->src, str(st, st->media[idx].entry) + strlen(MEDIA_DIR))) {
+		fail(st, QB_ENOMEM, NULL);
+		goto done;
+	}
+	result = st->src.ptr;
+done:
+	free(resolved);
+	free(real);
+	qb_buf_dispose(&norm);
+	return result;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static uint32_t find_section(const struct qti *st, const char *key)
+{
+	struct str_eq e = { st, key, offsetof(struct section, key), st->sections,
+			    sizeof(st->sections[0]) };
+
+	return qti_map_find(&st->secmap, hash_str(key), eq_record, &e);
+}
+
+static int add_section(struct qti *st, const char *key, size_t key_len, const char *title,
+		       uint32_t *idx)
+{
+	struct section *s;
+
+	if (grow((void **)&st->sections, &st->capsections, st->nsections, sizeof(*st->sections)))
+		return QB_ENOMEM;
+	s = &st->sections[st->nsections];
+	memset(s, 0, sizeof(*s));
+	if (arena_add(st, key, key_len, &s->key) || arena_add(st, title, strlen(title), &s->title) ||
+	    qti_map_put(&st->secmap, hash_str(str(st, s->key)), (uint32_t)st->nsections))
+		return QB_ENOMEM;
+	*idx = (uint32_t)st->nsections++;
+	return 0;
+}
+
+/* One section per category path (the names joined by U+001F, which XML
+ * text cannot hold, so paths never clash); questions outside every
+ * category go to a section of their bank file, titled with the bank. */
+static int section_for(struct qti *st, const struct qb_question *q, uint32_t *idx)
+{
+	struct qb_buf key = QB_BUF_INIT, title = QB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (st->have_last && st->last_serial == q->category_serial && st->last_file == q->file_index) {
+		*idx = st->last_section;
+		return 0;
+	}
+	if (q->ncategories == 0) {
+		rc = qb_buf_printf(&key, "\x1e%zu", q->file_index);
+		if (!rc)
+			rc = qb_buf_adds(&title, st->bank_title ? st->bank_title : "Questions");
+	}
+	for (i = 0; i < q->ncategories && !rc; i++) {
+		if (i)
+			rc = qb_buf_addc(&key, '\x1f') || qb_buf_adds(&title, " / ");
+		if (!rc)
+			rc = qb_buf_adds(&key, q->categories[i]) ||
+			     qti_buf_add_collapsed(&title, q->categories[i]);
+	}
+	if (!rc) {
+		*idx = find_section(st, key.ptr);
+		if (*idx == QTI_MAP_NONE)
+			rc = add_section(st, key.ptr, key.len, title.ptr ? title.ptr : "", idx);
+	}
+	if (!rc) {
+		st->have_last = 1;
+		st->last_serial = q->category_serial;
+		st->last_file = q->file_index;
+		st->last_section = *idx;
+	}
+	qb_buf_dispose(&key);
+	qb_buf_dispose(&title);
+	return rc ? QB_ENOMEM : 0;
+}
+
+/* ---- the exporter's entry points ---------------------------------------- */
+
+static void state_free(struct qti *st)
+{
+	if (!st)
+		return;
+	qti_zip_free(st->zip);          /* before the file it writes to goes */
+	qb_atomic_abort(st->out);
+	if (st->xbuf)
+		xmlBufferFree(st->xbuf);
+	qb_buf_dispose(&st->arena);
+	qb_buf_dispose(&st->src);
+	free(st->items);
+	free(st->sections);
+	free(st->media);
+	free(st->refs);
+	qti_map_dispose(&st->ids);
+	qti_map_dispose(&st->names);
+	qti_map_dispose(&st->secmap);
+	qti_map_dispose(&st->medmap);
+	free(st->bank_title);
+	free(st->lang);
+	free(st);
+}
 
 int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
 {
-	(void)o;
+	struct qti *st = calloc(1, sizeof(*st));
+	uint64_t key;
+	int rc;
+
 	*state = NULL;
-	qb_error_set(err, QB_EINVAL, "this exporter is not available yet");
-	return QB_EINVAL;
+	if (!st)
+		return QB_ENOMEM;
+	rc = qb_atomic_open(&st->out, o->output, err);
+	if (!rc)
+		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out), err);
+	if (!rc && !(st->xbuf = xmlBufferCreate()))
+		rc = QB_ENOMEM;
+	/* the fixed names are taken before any item can want them */
+	if (!rc) {
+		name_key(TEST_FILE, &key);
+		rc = qti_map_put(&st->names, key, 0);
+	}
+	if (!rc) {
+		name_key(MANIFEST_FILE, &key);
+		rc = qti_map_put(&st->names, key, 0);
+	}
+	if (rc) {
+		state_free(st);
+		return rc;
+	}
+	*state = st;
+	return 0;
 }
-int qb_qti_bank(void *state, const struct qb_bank_info *b) { (void)state; (void)b; return 0; }
-int qb_qti_question(void *state, const struct qb_question *q) { (void)state; (void)q; return 0; }
-int qb_qti_commit(void *state, struct qb_error *err) { (void)state; (void)err; return 0; }
-void qb_qti_abort(void *state) { (void)state; }
+
+int qb_qti_bank(void *state, const struct qb_bank_info *b)
+{
+	struct qti *st = state;
+	struct qb_buf title = QB_BUF_INIT;
+	int rc = 0;
+
+	if (st->failed)
+		return 0;
+	free(st->bank_title);
+	free(st->lang);
+	st->bank_title = st->lang = NULL;
+	if (b->title)
+		rc = qti_buf_add_collapsed(&title, b->title);
+	if (!rc && title.len == 0)
+		rc = qb_buf_adds(&title, b->id ? b->id : "Questions");
+	if (!rc)
+		st->bank_title = qb_buf_detach(&title);
+	if (!rc && qti_is_language(b->lang) && !(st->lang = strdup(b->lang)))
+		rc = QB_ENOMEM;
+	if (!rc && !st->have_test) {
+		const char *id = qti_is_ncname(b->id) ? b->id : "test";
+
+		st->have_test = 1;
+		rc = arena_add(st, id, strlen(id), &st->test_id) ||
+		     arena_add(st, st->bank_title, strlen(st->bank_title), &st->test_title) ? QB_ENOMEM : 0;
+	}
+	qb_buf_dispose(&title);
+	if (rc)
+		fail(st, rc, NULL);
+	return 0;
+}
+
+int qb_qti_question(void *state, const struct qb_question *q)
+{
+	struct qti *st = state;
+	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st } };
+	struct qb_buf name = QB_BUF_INIT;
+	struct qb_error e = { 0, "" };
+	struct item_rec *r;
+	size_t nproblems = st->nproblems;
+	uint32_t sec;
+	int rc;
+
+	if (st->failed || !q->id)
+		return 0;
+	st->q = q;
+	if (find_id(st, q->id) != QTI_MAP_NONE) {
+		problem(st, "the id '%s' is used by an earlier question%s; QTI identifiers and "
+			"package resources must be unique", q->id, "");
+		goto done;
+	}
+	rc = section_for(st, q, &sec);
+	if (rc) {
+		fail(st, rc, NULL);
+		goto done;
+	}
+	st->refs_start = st->nrefs;
+	xmlBufferEmpty(st->xbuf);
+	rc = qti_item_write(st->xbuf, q, &io, &e);
+	if (rc == QB_EREFUSED) {
+		st->q = NULL;  /* the message already names the question */
+		problem(st, "%s%s", e.msg, "");
+		goto done;
+	}
+	if (rc) {
+		fail(st, rc, &e);
+		goto done;
+	}
+	if (st->failed || st->nproblems > nproblems)
+		goto done;
+	rc = grow((void **)&st->items, &st->capitems, st->nitems, sizeof(*st->items));
+	if (!rc)
+		rc = item_name(st, &name, q->id);
+	if (!rc) {
+		r = &st->items[st->nitems];
+		memset(r, 0, sizeof(*r));
+		r->section = sec;
+		r->media = st->refs_start;
+		r->nmedia = (uint32_t)(st->nrefs - st->refs_start);
+		r->file = SIZE_MAX;
+		rc = arena_add(st, q->id, strlen(q->id), &r->id);
+		if (!rc && (name.len != strlen(ITEM_DIR) + strlen(q->id) + 4 ||
+			    strncmp(name.ptr + strlen(ITEM_DIR), q->id, strlen(q->id)) != 0))
+			rc = arena_add(st, name.ptr, name.len, &r->file);
+	}
+	if (!rc)
+		rc = qti_map_put(&st->ids, hash_str(q->id), (uint32_t)st->nitems);
+	if (!rc) {
+		rc = qti_zip_add(st->zip, name.ptr, xmlBufferContent(st->xbuf),
+				 (size_t)xmlBufferLength(st->xbuf), &e);
+		if (rc)
+			fail(st, rc, &e);
+	} else {
+		fail(st, rc, NULL);
+	}
+	if (!rc) {
+		st->sections[sec].nitems++;
+		st->nitems++;
+	}
+done:
+	st->q = NULL;
+	qb_buf_dispose(&name);
+	return 0;
+}
+
+/* ---- the test and the manifest ------------------------------------------ */
+
+/* The href of R's item file, or NULL when out of memory. */
+static const char *item_file(const struct qti *st, const struct item_rec *r, struct qb_buf *b)
+{
+	int rc;
+
+	qb_buf_clear(b);
+	if (r->file != SIZE_MAX) {
+		rc = qti_buf_add_uri(b, str(st, r->file));
+	} else {
+		rc = qb_buf_adds(b, ITEM_DIR);
+		if (!rc)
+			rc = qti_buf_add_uri(b, str(st, r->id));
+		if (!rc)
+			rc = qb_buf_adds(b, ".xml");
+	}
+	return rc ? NULL : b->ptr;
+}
+
+struct doc_ctx {
+	struct qti *st;
+	uint32_t *order;       /* items grouped by section, bank order within */
+};
+
+static void declare_outcome(struct qti_xw *x, const char *id)
+{
+	qti_xw_start(x, "outcomeDeclaration");
+	qti_xw_attr(x, "identifier", id);
+	qti_xw_attr(x, "cardinality", "single");
+	qti_xw_attr(x, "baseType", "float");
+	qti_xw_end(x);
+}
+
+static void sum_outcome(struct qti_xw *x, const char *id)
+{
+	qti_xw_start(x, "setOutcomeValue");
+	qti_xw_attr(x, "identifier", id);
+	qti_xw_start(x, "sum");
+	qti_xw_start(x, "testVariables");
+	qti_xw_attr(x, "variableIdentifier", id);
+	qti_xw_end(x);
+	qti_xw_end(x);
+	qti_xw_end(x);
+}
+
+static void start_doc(struct qti_xw *x, xmlTextWriterPtr w, const char *name, const char *ns,
+		      const char *loc)
+{
+	qti_xw_begin(x, w);
+	qti_xw_start(x, name);
+	qti_xw_attr(x, "xmlns", ns);
+	qti_xw_attr(x, "xmlns:xsi", QTI_XSI_NS);
+	qti_xw_attr(x, "xsi:schemaLocation", loc);
+}
+
+static int end_doc(struct qti_xw *x, struct qb_buf *b)
+{
+	qb_buf_dispose(b);
+	return qti_xw_finish(x);
+}
+
+static int gen_test(xmlTextWriterPtr w, void *ctx)
+{
+	const struct doc_ctx *d = ctx;
+	const struct qti *st = d->st;
+	struct qb_buf b = QB_BUF_INIT;
+	struct qti_xw x;
+	size_t s, i, k = 0;
+
+	start_doc(&x, w, "assessmentTest", QTI_NS, QTI_SCHEMA_LOCATION);
+	qti_xw_attr(&x, "identifier", str(st, st->test_id));
+	qti_xw_attr(&x, "title", str(st, st->test_title));
+	declare_outcome(&x, "SCORE");
+	declare_outcome(&x, "MAXSCORE");
+	qti_xw_start(&x, "testPart");
+	qti_xw_attr(&x, "identifier", str(st, st->part_id));
+	qti_xw_attr(&x, "navigationMode", "nonlinear");
+	qti_xw_attr(&x, "submissionMode", "individual");
+	for (s = 0; s < st->nsections && !x.rc; s++) {
+		qti_xw_start(&x, "assessmentSection");
+		qti_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
+		qti_xw_attr(&x, "title", str(st, st->sections[s].title));
+		qti_xw_attr(&x, "visible", "true");
+		for (i = 0; i < st->sections[s].nitems; i++, k++) {
+			const struct item_rec *r = &st->items[d->order[k]];
+
+			const char *href = item_file(st, r, &b);
+
+			if (!href)
+				x.rc = QB_ENOMEM;
+			qti_xw_start(&x, "assessmentItemRef");
+			qti_xw_attr(&x, "identifier", str(st, r->id));
+			qti_xw_attr(&x, "href", href);
+			qti_xw_end(&x);
+		}
+		qti_xw_end(&x);
+	}
+	qti_xw_end(&x);
+	qti_xw_start(&x, "outcomeProcessing");
+	sum_outcome(&x, "SCORE");
+	sum_outcome(&x, "MAXSCORE");
+	qti_xw_end(&x);
+	return end_doc(&x, &b);
+}
+
+static void resource(struct qti_xw *x, const char *id, const char *type, const char *href)
+{
+	qti_xw_start(x, "resource");
+	qti_xw_attr(x, "identifier", id);
+	qti_xw_attr(x, "type", type);
+	qti_xw_attr(x, "href", href);
+	qti_xw_start(x, "file");
+	qti_xw_attr(x, "href", href);
+	qti_xw_end(x);
+}
+
+static void dependency(struct qti_xw *x, const char *id)
+{
+	qti_xw_start(x, "dependency");
+	qti_xw_attr(x, "identifierref", id);
+	qti_xw_end(x);
+}
+
+static int gen_manifest(xmlTextWriterPtr w, void *ctx)
+{
+	const struct doc_ctx *d = ctx;
+	const struct qti *st = d->st;
+	struct qb_buf b = QB_BUF_INIT, m = QB_BUF_INIT;
+	struct qti_xw x;
+	size_t i, j;
+
+	start_doc(&x, w, "manifest", QTI_CP_NS, QTI_CP_SCHEMA_LOCATION);
+	qti_xw_attr(&x, "identifier", str(st, st->manifest_id));
+	qti_xw_start(&x, "metadata");
+	qti_xw_elem(&x, "schema", "QTIv2.1 Package");
+	qti_xw_elem(&x, "schemaversion", "2.1");
+	qti_xw_end(&x);
+	qti_xw_start(&x, "organizations");
+	qti_xw_end(&x);
+	qti_xw_start(&x, "resources");
+
+	resource(&x, str(st, st->test_res_id), "imsqti_test_xmlv2p1", TEST_FILE);
+	for (i = 0; i < st->nitems && !x.rc; i++)
+		dependency(&x, str(st, st->items[i].id));
+	qti_xw_end(&x);
+
+	for (i = 0; i < st->nitems && !x.rc; i++) {
+		const struct item_rec *r = &st->items[i];
+		const char *href = item_file(st, r, &b);
+
+		if (!href)
+			x.rc = QB_ENOMEM;
+		resource(&x, str(st, r->id), "imsqti_item_xmlv2p1", href);
+		for (j = 0; j < r->nmedia; j++) {
+			qb_buf_clear(&m);
+			if (qti_buf_add_uri(&m, str(st, st->media[st->refs[r->media + j]].entry)))
+				x.rc = QB_ENOMEM;
+			qti_xw_start(&x, "file");
+			qti_xw_attr(&x, "href", m.ptr);
+			qti_xw_end(&x);
+		}
+		for (j = 0; j < r->nmedia; j++)
+			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
+		qti_xw_end(&x);
+	}
+	for (i = 0; i < st->nmedia && !x.rc; i++) {
+		qb_buf_clear(&m);
+		if (qti_buf_add_uri(&m, str(st, st->media[i].entry)))
+			x.rc = QB_ENOMEM;
+		resource(&x, str(st, st->media[i].gen_id), "webcontent", m.ptr);
+		qti_xw_end(&x);
+	}
+	qti_xw_end(&x);
+	qb_buf_dispose(&m);
+	return end_doc(&x, &b);
+}
+
+static int assign_ids(struct qti *st)
+{
+	char base[48];
+	size_t i;
+	int rc;
+
+	rc = gen_id(st, "part-1", &st->part_id);
+	if (!rc)
+		rc = gen_id(st, "test", &st->test_res_id);
+	if (!rc)
+		rc = gen_id(st, "manifest", &st->manifest_id);
+	for (i = 0; i < st->nsections && !rc; i++) {
+		snprintf(base, sizeof(base), "section-%zu", i + 1);
+		rc = gen_id(st, base, &st->sections[i].gen_id);
+	}
+	for (i = 0; i < st->nmedia && !rc; i++) {
+		snprintf(base, sizeof(base), "media-%zu", i + 1);
+		rc = gen_id(st, base, &st->media[i].gen_id);
+	}
+	return rc;
+}
+
+/* Items grouped by section (sections in order of first appearance), bank
+ * order within each: a counting sort over the section numbers. */
+static uint32_t *section_order(const struct qti *st)
+{
+	uint32_t *order = malloc((st->nitems ? st->nitems : 1) * sizeof(*order));
+	size_t *next = calloc(st->nsections ? st->nsections : 1, sizeof(*next));
+	size_t i, at = 0;
+
+	if (!order || !next) {
+		free(order);
+		free(next);
+		return NULL;
+	}
+	for (i = 0; i < st->nsections; i++) {
+		next[i] = at;
+		at += st->sections[i].nitems;
+	}
+	for (i = 0; i < st->nitems; i++)
+		order[next[st->items[i].section]++] = (uint32_t)i;
+	free(next);
+	return order;
+}
+
+int qb_qti_commit(void *state, struct qb_error *err)
+{
+	struct qti *st = state;
+	struct doc_ctx d = { st, NULL };
+	uint32_t sec;
+	int rc = 0;
+
+	if (st->failed) {
+		*err = st->failure;
+		rc = st->failed;
+		goto done;
+	}
+	if (st->nproblems) {
+		*err = st->problem;
+		if (st->nproblems > 1) {
+			size_t n = strlen(err->msg);
+
+			snprintf(err->msg + n, sizeof(err->msg) - n, " (and %zu more problem%s)",
+				 st->nproblems - 1, st->nproblems == 2 ? "" : "s");
+		}
+		rc = QB_EREFUSED;
+		goto done;
+	}
+	/* a testPart needs a section even when the bank has no question */
+	if (st->nsections == 0)
+		rc = add_section(st, "", 0, st->have_test ? str(st, st->test_title) : "Questions", &sec);
+	if (!st->have_test && !rc) {
+		st->have_test = 1;
+		rc = arena_add(st, "test", 4, &st->test_id) || arena_add(st, "Questions", 9, &st->test_title)
+			     ? QB_ENOMEM : 0;
+	}
+	if (!rc)
+		rc = assign_ids(st);
+	if (!rc && !(d.order = section_order(st)))
+		rc = QB_ENOMEM;
+	if (rc) {
+		qb_error_set(err, rc, "qti21: %s", qb_error_str(rc));
+		goto done;
+	}
+	rc = qti_zip_add_xml(st->zip, TEST_FILE, gen_test, &d, err);
+	if (!rc)
+		rc = qti_zip_add_xml(st->zip, MANIFEST_FILE, gen_manifest, &d, err);
+	if (!rc)
+		rc = qti_zip_close(st->zip, err);
+	if (!rc) {
+		qti_zip_free(st->zip);
+		st->zip = NULL;
+		rc = qb_atomic_commit(st->out, err);
+		st->out = NULL;
+	}
+done:
+	free(d.order);
+	state_free(st);
+	return rc;
+}
+
+void qb_qti_abort(void *state)
+{
+	state_free(state);
+}

@@ -67,6 +67,11 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 int qb_moodle_decimal(struct qb_buf *out, const char *s, int allow_exp)
 {
 	const char *ip, *fp = NULL, *ep = NULL;
@@ -74,6 +79,8 @@ int qb_moodle_decimal(struct qb_buf *out, const char *s, int allow_exp)
 	int neg = 0, eneg = 0, zero = 1, err = 0;
 	size_t i;
 
+	while (is_space(*s))
+		s++;
 	if (*s == '+' || *s == '-')
 		neg = *s++ == '-';
 	ip = s;
@@ -99,6 +106,8 @@ int qb_moodle_decimal(struct qb_buf *out, const char *s, int allow_exp)
 		if (elen == 0)
 			return QB_EINVAL;
 	}
+	while (is_space(*s))
+		s++;
 	if (*s)
 		return QB_EINVAL;
 	/* leading zeros of the integer part, trailing zeros of the fraction */

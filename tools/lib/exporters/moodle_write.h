@@ -34,8 +34,9 @@ int qb_moodle_html_escape(struct qb_buf *out, const char *s);
 /* Appends the canonical spelling of the decimal number S: optional '-',
  * digits with a '.' (never a comma, whatever the locale), no '+', no
  * superfluous zeros ("+01.50" -> "1.5", ".5" -> "0.5", "-0" -> "0").
- * ALLOW_EXP accepts an exponent ("1.5E3" -> "1.5e3"). Returns QB_EINVAL
- * when S is not such a number (a decimal comma, "*", text, empty). */
+ * ALLOW_EXP accepts an exponent ("1.5E3" -> "1.5e3"). White space around
+ * S is ignored, as XML Schema's decimal type does. Returns QB_EINVAL when S
+ * is not such a number (a decimal comma, "*", text, empty). */
 int qb_moodle_decimal(struct qb_buf *out, const char *s, int allow_exp);
 
 /* Appends S percent-encoded as RFC 3986 (and PHP's rawurlencode) does:

@@ -28,24 +28,35 @@
 
 /* ---- writer with a sticky error (qti_util.c) -------------------------------
  * Every call is a no-op once one has failed, so that a document is written
- * as a straight sequence of calls and checked once at the end. */
+ * as a straight sequence of calls and checked once at the end. The helpers
+ * indent element-only content themselves (two spaces a level) and never
+ * touch mixed content: libxml2's own indentation would also indent inside
+ * rich text and change what a candidate sees. */
+#define QTI_XW_DEPTH 64
+
 struct qti_xw {
 	xmlTextWriterPtr w;
 	int rc;                 /* 0, or the first error */
+	int depth;
+	int mixed;              /* > 0: inside mixed content, no indentation */
+	unsigned char kids[QTI_XW_DEPTH];  /* the open element at each level has child elements */
 };
 
+/* Starts the document (XML declaration, UTF-8). */
+void qti_xw_begin(struct qti_xw *x, xmlTextWriterPtr w);
+/* Closes every open element and the document, flushes; returns x->rc. */
+int qti_xw_finish(struct qti_xw *x);
 void qti_xw_start(struct qti_xw *x, const char *name);
 void qti_xw_attr(struct qti_xw *x, const char *name, const char *value);
 void qti_xw_end(struct qti_xw *x);
 /* <name>text</name> */
 void qti_xw_elem(struct qti_xw *x, const char *name, const char *text);
-/* Starts NAME and switches indentation off, for mixed content: the
- * writer's indentation would otherwise add white space inside it. */
+/* Starts an element whose content is mixed (text and markup). */
 void qti_xw_start_mixed(struct qti_xw *x, const char *name);
-/* Ends the element opened by qti_xw_start_mixed; indentation back on. */
+/* Ends the element opened by qti_xw_start_mixed. */
 void qti_xw_end_mixed(struct qti_xw *x);
 void qti_xw_text(struct qti_xw *x, const char *text);
-/* Writes rich text N (qti_rich_write) into the open element. */
+/* Writes rich text N (qti_rich_write) into the open mixed element. */
 void qti_xw_rich(struct qti_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
 
 /* ---- rich text (qti_rich.c) --------------------------------------------- */
@@ -74,9 +85,9 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 
 struct qti_zip;
 
-/* A deterministic zip on F: every entry is a regular file, mode 0644,
+/* A deterministic zip on F (NAME: the output, for messages): every entry is a regular file, mode 0644,
  * owner 0:0, with no timestamp of its own (see qti_zip.c), UTF-8 names. */
-int qti_zip_open(struct qti_zip **out, FILE *f, struct qb_error *err);
+int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err);
 int qti_zip_add(struct qti_zip *z, const char *name, const void *data, size_t len,
 		struct qb_error *err);
 /* Copies SIZE bytes from FD. */
@@ -132,10 +143,9 @@ int qti_buf_add_collapsed(struct qb_buf *b, const char *s);
  * '/' are percent-encoded (spaces, %, non-ASCII letters). */
 int qti_buf_add_uri(struct qb_buf *b, const char *path);
 
-/* Checks an img src from the bank and appends its normalised form to
- * NORM ("./" segments and repeated slashes dropped). Returns 0, or
- * QB_EREFUSED with *WHY set when the path is absolute, climbs out with
- * "..", is a URL or otherwise not a plain relative path. */
-int qti_media_src_check(const char *src, struct qb_buf *norm, const char **why);
+/* Appends the entry name form of img src SRC (already judged safe by
+ * imgpath.h) to NORM: "./" segments and repeated slashes dropped. Returns
+ * QB_EREFUSED when nothing is left or a ".." segment appears. */
+int qti_media_src_norm(const char *src, struct qb_buf *norm);
 
 #endif

@@ -781,13 +781,10 @@ static int write_item(struct item *it)
 	f = &forms[q->type];
 	if (q->type == QB_Q_MATCHING && (rc = match_ids_build(&it->m, q)))
 		return rc;
-	if (xmlTextWriterSetIndent(it->x.w, 1) < 0 ||
-	    xmlTextWriterSetIndentString(it->x.w, BAD_CAST "  ") < 0 ||
-	    xmlTextWriterStartDocument(it->x.w, NULL, "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElementNS(it->x.w, NULL, BAD_CAST "assessmentItem", BAD_CAST QTI_NS) < 0 ||
-	    xmlTextWriterWriteAttributeNS(it->x.w, BAD_CAST "xsi", BAD_CAST "schemaLocation",
-					  BAD_CAST QTI_XSI_NS, BAD_CAST QTI_SCHEMA_LOCATION) < 0)
-		return QB_EIO;
+	qti_xw_start(&it->x, "assessmentItem");
+	qti_xw_attr(&it->x, "xmlns", QTI_NS);
+	qti_xw_attr(&it->x, "xmlns:xsi", QTI_XSI_NS);
+	qti_xw_attr(&it->x, "xsi:schemaLocation", QTI_SCHEMA_LOCATION);
 	qti_xw_attr(&it->x, "identifier", q->id);
 	qti_xw_attr(&it->x, "title", q->id);
 	qti_xw_attr(&it->x, "adaptive", "false");
@@ -817,15 +814,14 @@ static int write_item(struct item *it)
 	rc = feedback(it);
 	if (rc)
 		return rc;
-	qti_xw_end(&it->x);
-	if (!it->x.rc && (xmlTextWriterEndDocument(it->x.w) < 0 || xmlTextWriterFlush(it->x.w) < 0))
-		return QB_EIO;
-	return it->refused ? QB_EREFUSED : it->x.rc;
+	rc = qti_xw_finish(&it->x);
+	return it->refused ? QB_EREFUSED : rc;
 }
 
 int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 		   const struct qti_item_opts *o, struct qb_error *err)
 {
+	xmlTextWriterPtr w;
 	struct item it;
 	int rc;
 
@@ -841,13 +837,14 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 	it.points_value = q->points_value > 0 ? q->points_value : 1.0;
 	qti_fmt_double(it.points, it.points_value);
 	it.has_choice_fb = has_choice_feedback(q);
-	it.x.w = xmlNewTextWriterMemory(out, 0);
-	if (!it.x.w)
+	w = xmlNewTextWriterMemory(out, 0);
+	if (!w)
 		return QB_ENOMEM;
+	qti_xw_begin(&it.x, w);
 	rc = write_item(&it);
 	if (it.refused)
 		rc = QB_EREFUSED;
-	xmlFreeTextWriter(it.x.w);
+	xmlFreeTextWriter(w);
 	match_ids_dispose(&it.m);
 	if (rc && rc != QB_EREFUSED && !err->msg[0])
 		qb_error_set(err, rc, "%s:%lu: question '%s': cannot write the item: %s", q->file,

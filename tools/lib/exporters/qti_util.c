@@ -5,12 +5,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/uri.h>
+
 /* ---- writer with a sticky error ----------------------------------------- */
+
+void qti_xw_begin(struct qti_xw *x, xmlTextWriterPtr w)
+{
+	memset(x, 0, sizeof(*x));
+	x->w = w;
+	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0)
+		x->rc = QB_EIO;
+}
+
+int qti_xw_finish(struct qti_xw *x)
+{
+	while (!x->rc && x->depth > 0)
+		qti_xw_end(x);
+	if (!x->rc && (xmlTextWriterEndDocument(x->w) < 0 || xmlTextWriterFlush(x->w) < 0))
+		x->rc = QB_EIO;
+	return x->rc;
+}
+
+/* A line break and two spaces per level, outside mixed content. */
+static void newline(struct qti_xw *x)
+{
+	static const char spaces[] = "                                                                ";
+	int n = x->depth * 2 < (int)sizeof(spaces) - 1 ? x->depth * 2 : (int)sizeof(spaces) - 1;
+
+	if (!x->rc && (xmlTextWriterWriteRaw(x->w, BAD_CAST "\n") < 0 ||
+		       (n > 0 && xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, n) < 0)))
+		x->rc = QB_EIO;
+}
 
 void qti_xw_start(struct qti_xw *x, const char *name)
 {
+	if (x->rc)
+		return;
+	if (x->depth >= QTI_XW_DEPTH - 1) {
+		x->rc = QB_EINVAL;
+		return;
+	}
+	if (!x->mixed && x->depth > 0)
+		newline(x);
+	x->kids[x->depth] = 1;
 	if (!x->rc && xmlTextWriterStartElement(x->w, BAD_CAST name) < 0)
 		x->rc = QB_EIO;
+	x->depth++;
+	x->kids[x->depth] = 0;
 }
 
 void qti_xw_attr(struct qti_xw *x, const char *name, const char *value)
@@ -21,6 +62,11 @@ void qti_xw_attr(struct qti_xw *x, const char *name, const char *value)
 
 void qti_xw_end(struct qti_xw *x)
 {
+	if (x->rc || x->depth == 0)
+		return;
+	x->depth--;
+	if (!x->mixed && x->kids[x->depth + 1])
+		newline(x);
 	if (!x->rc && xmlTextWriterEndElement(x->w) < 0)
 		x->rc = QB_EIO;
 }
@@ -41,18 +87,18 @@ void qti_xw_elem(struct qti_xw *x, const char *name, const char *text)
 void qti_xw_start_mixed(struct qti_xw *x, const char *name)
 {
 	qti_xw_start(x, name);
-	if (!x->rc && xmlTextWriterSetIndent(x->w, 0) < 0)
-		x->rc = QB_EIO;
+	x->mixed++;
 }
 
 void qti_xw_end_mixed(struct qti_xw *x)
 {
+	if (x->mixed > 0)
+		x->mixed--;
+	if (!x->mixed && !x->rc && x->depth > 0) {
+		/* what is inside was written without indentation */
+		x->kids[x->depth] = 0;
+	}
 	qti_xw_end(x);
-	/* With indentation off the end tag got no line break; the next
-	 * sibling's indentation needs one. */
-	if (!x->rc && (xmlTextWriterSetIndent(x->w, 1) < 0 ||
-		       xmlTextWriterWriteRaw(x->w, BAD_CAST "\n") < 0))
-		x->rc = QB_EIO;
 }
 
 void qti_xw_rich(struct qti_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
@@ -266,39 +312,24 @@ int qti_buf_add_uri(struct qb_buf *b, const char *path)
 
 /* ---- media paths -------------------------------------------------------- */
 
-int qti_media_src_check(const char *src, struct qb_buf *norm, const char **why)
+int qti_media_src_norm(const char *src, struct qb_buf *norm)
 {
 	const char *p = src, *seg;
 	size_t n, start = norm->len;
 
-	*why = NULL;
-	if (!src[0])
-		*why = "is empty";
-	else if (src[0] == '/')
-		*why = "is an absolute path";
-	else if (strchr(src, ':'))
-		*why = "is a URL or holds ':' (only paths relative to the bank file are packaged)";
-	else if (strchr(src, '\\'))
-		*why = "holds '\\' (write paths with '/')";
-	else if (strpbrk(src, "?#"))
-		*why = "holds '?' or '#' (only plain file paths are packaged)";
-	for (; !*why && *p; p += n) {
+	for (; *p; p += n) {
 		while (*p == '/')
 			p++;
 		seg = p;
 		n = strcspn(seg, "/");
 		if (n == 0 || (n == 1 && seg[0] == '.'))
 			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			*why = "climbs out of the bank's folder with '..'";
+		if (n == 2 && seg[0] == '.' && seg[1] == '.')
 			break;
-		}
 		if ((norm->len > start && qb_buf_addc(norm, '/')) || qb_buf_add(norm, seg, n))
 			return QB_ENOMEM;
 	}
-	if (!*why && norm->len == start)
-		*why = "names no file";
-	if (*why) {
+	if (*p || norm->len == start) {
 		norm->len = start;
 		if (norm->ptr)
 			norm->ptr[start] = '\0';

@@ -7,7 +7,14 @@
  * mtime left unset the DOS field is libarchive's fixed minimum, 1980-01-01
  * 00:00, and the extended-timestamp field holds no time. Mode 0644, owner
  * and group 0, names flagged UTF-8 whatever the locale, deflate at zlib's
- * default level, and no padding after the central directory. */
+ * default level, and no padding after the central directory.
+ *
+ * Write errors: the bytes reach the file through our own callback, which
+ * records the first error (e.g. a full disk) and tells libarchive all is
+ * well. libarchive 3.6 leaks its deflate stream and buffers when a write
+ * fails inside an entry (the archive turns FATAL and archive_write_free
+ * skips the cleanup), so it is never told; every call below checks the
+ * recorded error instead. */
 #include "qti_internal.h"
 
 #include <archive.h>
@@ -19,35 +26,56 @@
 
 struct qti_zip {
 	struct archive *a;
+	FILE *f;
+	char *name;            /* the output, for messages */
+	int write_errno;       /* the first write error, 0 when none */
 };
 
 static int zip_error(struct qti_zip *z, struct qb_error *err, const char *what)
 {
 	const char *msg = archive_error_string(z->a);
 
-	qb_error_set(err, QB_EIO, "zip: %s: %s", what, msg ? msg : "write failed");
+	if (z->write_errno)
+		qb_error_set(err, QB_EIO, "%s: write failed: %s", z->name, strerror(z->write_errno));
+	else
+		qb_error_set(err, QB_EIO, "%s: zip: %s: %s", z->name, what, msg ? msg : "failed");
 	return QB_EIO;
 }
 
-int qti_zip_open(struct qti_zip **out, FILE *f, struct qb_error *err)
+static la_ssize_t write_cb(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	struct qti_zip *z = ctx;
+
+	(void)a;
+	errno = 0;
+	if (!z->write_errno && fwrite(buf, 1, len, z->f) != len)
+		z->write_errno = errno ? errno : EIO;
+	return (la_ssize_t)len;
+}
+
+int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err)
 {
 	struct qti_zip *z = calloc(1, sizeof(*z));
 
 	*out = NULL;
 	if (!z)
 		return QB_ENOMEM;
+	z->f = f;
+	z->name = strdup(name ? name : "-");
 	z->a = archive_write_new();
-	if (!z->a) {
+	if (!z->a || !z->name) {
+		if (z->a)
+			archive_write_free(z->a);
+		free(z->name);
 		free(z);
 		return QB_ENOMEM;
 	}
 	if (archive_write_set_format_zip(z->a) != ARCHIVE_OK ||
 	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate") != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(z->a, 1) != ARCHIVE_OK ||
-	    archive_write_open_FILE(z->a, f) != ARCHIVE_OK) {
+	    archive_write_open(z->a, z, NULL, write_cb, NULL) != ARCHIVE_OK) {
 		zip_error(z, err, "cannot start the archive");
-		archive_write_free(z->a);
-		free(z);
+		qti_zip_free(z);
 		return QB_EIO;
 	}
 	*out = z;
@@ -67,7 +95,7 @@ static int header(struct qti_zip *z, const char *name, uint64_t size, struct qb_
 	archive_entry_set_uid(e, 0);
 	archive_entry_set_gid(e, 0);
 	archive_entry_set_size(e, (la_int64_t)size);
-	if (archive_write_header(z->a, e) != ARCHIVE_OK)
+	if (archive_write_header(z->a, e) != ARCHIVE_OK || z->write_errno)
 		rc = zip_error(z, err, name);
 	archive_entry_free(e);
 	return rc;
@@ -81,7 +109,7 @@ static int data(struct qti_zip *z, const char *name, const void *p, size_t len,
 	while (len > 0) {
 		la_ssize_t n = archive_write_data(z->a, c, len);
 
-		if (n <= 0)
+		if (n <= 0 || z->write_errno)
 			return zip_error(z, err, name);
 		c += n;
 		len -= (size_t)n;
@@ -141,7 +169,7 @@ static int sink_write(void *ctx, const char *buf, int len)
 		while (done < (size_t)len) {
 			la_ssize_t n = archive_write_data(s->z->a, buf + done, (size_t)len - done);
 
-			if (n <= 0) {
+			if (n <= 0 || s->z->write_errno) {
 				s->failed = 1;
 				return -1;
 			}
@@ -205,7 +233,7 @@ int qti_zip_add_xml(struct qti_zip *z, const char *name,
 
 int qti_zip_close(struct qti_zip *z, struct qb_error *err)
 {
-	if (archive_write_close(z->a) != ARCHIVE_OK)
+	if (archive_write_close(z->a) != ARCHIVE_OK || z->write_errno)
 		return zip_error(z, err, "cannot finish the archive");
 	return 0;
 }
@@ -215,5 +243,6 @@ void qti_zip_free(struct qti_zip *z)
 	if (!z)
 		return;
 	archive_write_free(z->a);
+	free(z->name);
 	free(z);
 }

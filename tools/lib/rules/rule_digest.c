@@ -2,8 +2,9 @@
  * option-set-reused, bank-key-position-balance.
  *
  * They see every question of the run once, in order, and keep only small
- * digests: 64-bit hashes of the normalised stem and of the option set, the
- * file number, the line and the question id (to name the other place).
+ * digests: 64-bit hashes of the normalised stem, of the option set and of
+ * its correct options, the file number, the line and the question id (to
+ * name the other place).
  * Lookups go through open-addressing hash tables that double when half
  * full, so a run takes time linear in the number of questions. A finding is
  * reported when the later question is seen, so an inline suppression before
@@ -25,6 +26,7 @@
 struct rec {
 	uint64_t stem;     /* 0 = empty stem (never compared) */
 	uint64_t set;      /* option set (choice) or body (other types) */
+	uint64_t key;      /* the correct options, as a set (choice) */
 	uint32_t file;
 	uint32_t line;
 	size_t id;         /* offset of the id in digests.ids */
@@ -107,30 +109,29 @@ static uint64_t mix(uint64_t a, uint64_t b)
 
 static uint64_t key_of(const struct rec *r, enum key_kind k)
 {
-	return k == BY_QUESTION ? mix(r->stem, r->set) : k == BY_STEM ? r->stem : r->set;
+	return k == BY_QUESTION ? mix(r->stem, r->set) : k == BY_STEM ? r->stem
+								       : mix(r->set, r->key);
 }
 
-static int rec_matches(const struct rec *r, enum key_kind k, uint64_t stem, uint64_t set)
+static int rec_matches(const struct rec *r, enum key_kind k, const struct rec *p)
 {
 	if (k == BY_QUESTION)
-		return r->stem == stem && r->set == set;
+		return r->stem == p->stem && r->set == p->set;
 	if (k == BY_STEM)
-		return r->stem == stem;
-	return r->choice && r->set == set;
+		return r->stem == p->stem;
+	return r->choice && r->set == p->set && r->key == p->key;
 }
 
-/* The record with these keys in table K, or 0. */
-static size_t table_find(const struct qb_lint_digests *d, enum key_kind k, uint64_t stem,
-			 uint64_t set)
+/* The record matching PROBE in table K, or 0. */
+static size_t table_find(const struct qb_lint_digests *d, enum key_kind k, const struct rec *probe)
 {
 	const struct table *t = &d->tab[k];
-	struct rec probe = { stem, set, 0, 0, 0, 1 };
 	size_t i;
 
 	if (!t->cap)
 		return 0;
-	for (i = key_of(&probe, k) & (t->cap - 1); t->slot[i]; i = (i + 1) & (t->cap - 1))
-		if (rec_matches(&d->recs[t->slot[i] - 1], k, stem, set))
+	for (i = key_of(probe, k) & (t->cap - 1); t->slot[i]; i = (i + 1) & (t->cap - 1))
+		if (rec_matches(&d->recs[t->slot[i] - 1], k, probe))
 			return t->slot[i];
 	return 0;
 }
@@ -201,7 +202,8 @@ static int cmp_u64(const void *a, const void *b)
  * before they are hashed together; TAG keeps different kinds of body apart. */
 static uint64_t set_hash(struct qb_lint_digests *d, size_t n, const char *tag)
 {
-	qsort(d->hv, n, sizeof(*d->hv), cmp_u64);
+	if (n > 1)
+		qsort(d->hv, n, sizeof(*d->hv), cmp_u64);
 	return mix(qb_hash64(tag, strlen(tag)), n ? qb_hash64(d->hv, n * sizeof(*d->hv)) : 0);
 }
 
@@ -263,9 +265,9 @@ static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lin
 {
 	struct qb_lint_digests *d = digests(l);
 	const struct qb_qcache *c;
-	uint64_t stem = 0, set = 0;
+	struct rec p;
 	size_t i, n = 0, found_s = 0;
-	int err, choice, add;
+	int err, index_set;
 
 	*out = d;
 	if (!d)
@@ -276,40 +278,44 @@ static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lin
 	err = qb_rule_qcache(l, q, &c);
 	if (err)
 		return err;
+	memset(&p, 0, sizeof(p));
 	if (c->stem_norm_len) {
-		stem = qb_hash64(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
-		stem += stem == 0;
+		p.stem = qb_hash64(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
+		p.stem += p.stem == 0;
 	}
-	choice = qb_qtype_is_choice(q->type) && q->noptions >= 2;
+	p.choice = qb_qtype_is_choice(q->type) && q->noptions >= 2;
 	if (qb_qtype_is_choice(q->type)) {
 		for (i = 0; i < q->noptions && !err; i++)
 			err = push_hash(d, &n, c->opt[i].hash);
 		if (!err)
-			set = set_hash(d, n, "options");
+			p.set = set_hash(d, n, "options");
+		for (i = n = 0; i < q->noptions && !err; i++)
+			if (q->options[i].correct)
+				err = push_hash(d, &n, c->opt[i].hash);
+		if (!err)
+			p.key = set_hash(d, n, "key");
 	} else {
-		err = body_hash(l, d, q, &set);
+		err = body_hash(l, d, q, &p.set);
 	}
 	if (err)
 		return err;
 
-	d->stem = stem;
-	if (stem) {
-		d->qdup = table_find(d, BY_QUESTION, stem, set);
-		found_s = table_find(d, BY_STEM, stem, set);
+	d->stem = p.stem;
+	if (p.stem) {
+		d->qdup = table_find(d, BY_QUESTION, &p);
+		found_s = table_find(d, BY_STEM, &p);
 		if (found_s && !d->qdup)
 			d->sdup = found_s;
 	}
-	if (choice) {
-		size_t o = table_find(d, BY_SET, stem, set);
+	index_set = 0;
+	if (p.choice) {
+		size_t o = table_find(d, BY_SET, &p);
 
 		if (o && !d->qdup)
 			d->oset = o;
-		choice = !o;  /* now: whether to index the set */
+		index_set = !o;
 	}
-	add = (stem && (!d->qdup || !found_s)) || choice;
-	if (add) {
-		struct rec *r;
-
+	if ((p.stem && (!d->qdup || !found_s)) || index_set) {
 		if (d->nrecs == d->caprecs) {
 			size_t cap = d->caprecs ? 2 * d->caprecs : 1024;
 			struct rec *v = realloc(d->recs, cap * sizeof(*v));
@@ -319,24 +325,20 @@ static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lin
 			d->recs = v;
 			d->caprecs = cap;
 		}
-		r = &d->recs[d->nrecs];
-		r->stem = stem;
-		r->set = set;
-		r->file = clamp32(q->file_index);
-		r->line = clamp32(q->line);
-		r->id = d->ids.len;
-		r->choice = qb_qtype_is_choice(q->type) && q->noptions >= 2;
+		p.file = clamp32(q->file_index);
+		p.line = clamp32(q->line);
+		p.id = d->ids.len;
 		err = qb_buf_adds(&d->ids, q->id ? q->id : "");
 		if (!err)
 			err = qb_buf_addc(&d->ids, '\0');
 		if (err)
 			return err;
-		d->nrecs++;
-		if (stem && !d->qdup)
+		d->recs[d->nrecs++] = p;
+		if (p.stem && !d->qdup)
 			err = table_insert(d, BY_QUESTION, d->nrecs);
-		if (!err && stem && !found_s)
+		if (!err && p.stem && !found_s)
 			err = table_insert(d, BY_STEM, d->nrecs);
-		if (!err && choice)
+		if (!err && index_set)
 			err = table_insert(d, BY_SET, d->nrecs);
 		if (err)
 			return err;
@@ -390,7 +392,7 @@ int qb_rule_option_set_reused(struct qb_lint *l, const struct qb_question *q)
 		return err;
 	r = rec_at(d, d->oset);
 	return qb_lint_report(l, "option-set-reused", q->line,
-			      "question '%s' reuses the option set of question '%s' (%s:%lu)%s",
+			      "question '%s' reuses the option set and key of question '%s' (%s:%lu)%s",
 			      qb_rule_qid(q), d->ids.ptr + r->id, qb_lint_file_name(l, r->file),
 			      (unsigned long)r->line,
 			      d->stem && r->stem

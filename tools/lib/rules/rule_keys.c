@@ -144,6 +144,7 @@ static int verdict(struct qb_lint *l, const xmlNode *n, int *out)
 		rc = qb_buf_grow(&l->scratch, 0);
 	if (rc)
 		return rc;
+	qb_rule_scratch_ready(l);
 	rc = qb_rule_match(l, QB_PAT_RAT_NEG, l->scratch.ptr, l->scratch.len, 0, m);
 	if (rc == 1)
 		*out = -1;
@@ -214,7 +215,9 @@ int qb_rule_target_moodle_fraction(struct qb_lint *l, const struct qb_question *
 		return 0;
 	n = count_correct(q);
 	w = q->noptions - n;
-	if (n > 0 && !qb_moodle_share(n))
+	if (n == 0)
+		return 0;  /* key-missing */
+	if (!qb_moodle_share(n))
 		err = qb_lint_report(l, "target-moodle-fraction", q->line,
 				     "multiple question '%s' has %zu correct options: each would be worth "
 				     "100/%zu = %.5f%%, which is not in Moodle's list of grade fractions "

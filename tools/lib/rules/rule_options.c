@@ -8,8 +8,11 @@
 
 #include "rules_impl.h"
 
-/* Near-duplicates: this similarity or more (1 - edit distance / length). */
+/* Near-duplicates: this similarity or more (1 - edit distance / length).
+ * Questions with more options than NEAR_MAX_OPTIONS (option-count warns far
+ * earlier) are not compared pairwise, which bounds the work per question. */
 #define NEAR_DUPLICATE 0.9
+#define NEAR_MAX_OPTIONS 26
 
 static int blank(const struct qb_qcache_opt *o)
 {
@@ -86,12 +89,54 @@ static size_t decode(const char *s, size_t n, int32_t *out, size_t max)
 	return k;
 }
 
-double qb_rule_similarity(const char *a, size_t alen, const char *b, size_t blen)
+#define FAR 0xFFFFu
+
+/* Levenshtein distance of A and B, computed only within K of the diagonal
+ * (Ukkonen's band): O(len * K). Returns K + 1 when the distance exceeds K,
+ * so that a question of many long, similar options stays cheap. */
+static size_t distance(const int32_t *a, size_t na, const int32_t *b, size_t nb, size_t k)
+{
+	unsigned short row0[QB_SIMILARITY_MAX + 2], row1[QB_SIMILARITY_MAX + 2];
+	unsigned short *prev = row0, *cur = row1, *t;
+	size_t i, j;
+
+	if ((na > nb ? na - nb : nb - na) > k)
+		return k + 1;
+	for (j = 0; j <= nb; j++)
+		prev[j] = j <= k ? (unsigned short)j : FAR;
+	for (i = 1; i <= na; i++) {
+		size_t lo = i > k ? i - k : 1, hi = i + k < nb ? i + k : nb;
+		unsigned best;
+
+		cur[lo - 1] = lo == 1 ? (unsigned short)(i <= k ? i : FAR) : FAR;
+		best = cur[lo - 1];
+		for (j = lo; j <= hi; j++) {
+			unsigned del = prev[j] + 1u, ins = cur[j - 1] + 1u;
+			unsigned sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			unsigned m = del < ins ? del : ins;
+
+			m = m < sub ? m : sub;
+			cur[j] = (unsigned short)(m > FAR ? FAR : m);
+			if (m < best)
+				best = m;
+		}
+		if (hi + 1 <= nb)
+			cur[hi + 1] = FAR;
+		if (best > k)
+			return k + 1;
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[nb] > k ? k + 1 : prev[nb];
+}
+
+/* Similarity when it is at least MIN (else a value below MIN). */
+static double similarity_at_least(const char *a, size_t alen, const char *b, size_t blen,
+				  double min)
 {
 	int32_t ca[QB_SIMILARITY_MAX], cb[QB_SIMILARITY_MAX];
-	unsigned short row0[QB_SIMILARITY_MAX + 1], row1[QB_SIMILARITY_MAX + 1];
-	unsigned short *prev = row0, *cur = row1, *t;
-	size_t na, nb, i, j, longer;
+	size_t na, nb, longer, k, d, p;
 
 	na = decode(a, alen, ca, QB_SIMILARITY_MAX);
 	nb = decode(b, blen, cb, QB_SIMILARITY_MAX);
@@ -100,22 +145,53 @@ double qb_rule_similarity(const char *a, size_t alen, const char *b, size_t blen
 	longer = na > nb ? na : nb;
 	if (longer == 0)
 		return 1;
-	for (j = 0; j <= nb; j++)
-		prev[j] = (unsigned short)j;
-	for (i = 1; i <= na; i++) {
-		cur[0] = (unsigned short)i;
-		for (j = 1; j <= nb; j++) {
-			unsigned short del = prev[j] + 1, ins = cur[j - 1] + 1;
-			unsigned short sub = prev[j - 1] + (ca[i - 1] != cb[j - 1]);
-			unsigned short m = del < ins ? del : ins;
+	/* the epsilon keeps a similarity of exactly MIN in */
+	k = min > 0 ? (size_t)((1.0 - min) * (double)longer + 1e-9) : longer;
+	/* a common beginning and end do not change the distance: near
+	 * duplicates, the costly case for the band, shrink to their difference */
+	for (p = 0; p < na && p < nb && ca[p] == cb[p]; p++)
+		;
+	while (na > p && nb > p && ca[na - 1] == cb[nb - 1])
+		na--, nb--;
+	d = distance(ca + p, na - p, cb + p, nb - p, k);
+	return d > k ? -1 : 1.0 - (double)d / (double)longer;
+}
 
-			cur[j] = m < sub ? m : sub;
-		}
-		t = prev;
-		prev = cur;
-		cur = t;
+double qb_rule_similarity(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return similarity_at_least(a, alen, b, blen, 0);
+}
+
+/* A lower bound of the edit distance that costs one pass: each edit changes
+ * the code-point histogram (here folded into 64 buckets, which only
+ * weakens the bound) by at most 2 in L1 norm. Rules out most pairs before
+ * the quadratic measure runs. */
+static size_t distance_bound(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int h[64] = { 0 };
+	size_t i, sum = 0;
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t used;
+
+	while (alen > 0) {
+		used = utf8proc_iterate((const utf8proc_uint8_t *)a, (utf8proc_ssize_t)alen, &cp);
+		if (used <= 0)
+			cp = (unsigned char)*a, used = 1;
+		h[cp & 63]++;
+		a += used;
+		alen -= (size_t)used;
 	}
-	return 1.0 - (double)prev[nb] / (double)longer;
+	while (blen > 0) {
+		used = utf8proc_iterate((const utf8proc_uint8_t *)b, (utf8proc_ssize_t)blen, &cp);
+		if (used <= 0)
+			cp = (unsigned char)*b, used = 1;
+		h[cp & 63]--;
+		b += used;
+		blen -= (size_t)used;
+	}
+	for (i = 0; i < 64; i++)
+		sum += (size_t)(h[i] < 0 ? -h[i] : h[i]);
+	return (sum + 1) / 2;
 }
 
 static int is_digit(char c)
@@ -206,7 +282,7 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 	size_t i, j;
 	int err;
 
-	if (!qb_qtype_is_choice(q->type))
+	if (!qb_qtype_is_choice(q->type) || q->noptions > NEAR_MAX_OPTIONS)
 		return 0;
 	err = qb_rule_qcache(l, q, &c);
 	for (i = 1; i < q->noptions && !err; i++) {
@@ -222,11 +298,15 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 
 			if (blank(a) || same_text(c, a, b))
 				continue;  /* option-duplicate */
-			/* the length difference alone bounds the similarity */
-			if ((double)diff > (1.0 - NEAR_DUPLICATE) * (double)longer)
+			/* the length difference alone bounds the similarity, and so
+			 * does the histogram bound */
+			if ((double)diff > (1.0 - NEAR_DUPLICATE) * (double)longer ||
+			    (double)distance_bound(QB_QC_STR(c, a->norm), a->norm_len,
+						   QB_QC_STR(c, b->norm), b->norm_len) >
+				    (1.0 - NEAR_DUPLICATE) * (double)longer)
 				continue;
-			sim = qb_rule_similarity(QB_QC_STR(c, a->norm), a->norm_len,
-						 QB_QC_STR(c, b->norm), b->norm_len);
+			sim = similarity_at_least(QB_QC_STR(c, a->norm), a->norm_len,
+						  QB_QC_STR(c, b->norm), b->norm_len, NEAR_DUPLICATE);
 			if (sim < NEAR_DUPLICATE ||
 			    qb_rule_near_duplicate_guard(QB_QC_STR(c, a->norm), a->norm_len,
 							 QB_QC_STR(c, b->norm), b->norm_len))

@@ -86,19 +86,19 @@ static const struct {
 	const char *belongs;
 	part_count_fn count;
 } parts[] = {
-	{ "<option>", 0, CHOICE, "single and multiple questions", n_options },
+	{ "<option>", 0, CHOICE, "single and multiple questions only", n_options },
 	{ "<answer>", 0, T(QB_Q_TRUEFALSE) | T(QB_Q_SHORT) | T(QB_Q_NUMERIC),
-	  "truefalse, short and numeric questions", n_answers },
+	  "truefalse, short and numeric questions only", n_answers },
 	{ "question-level <rationale for>", 0, T(QB_Q_TRUEFALSE),
-	  "truefalse questions (choice questions give each option its rationale)",
+	  "truefalse questions only (a choice question gives each option its own rationale)",
 	  n_side_rationales },
-	{ "<pair>", 0, T(QB_Q_MATCHING), "matching questions", n_pairs },
-	{ "<distractor>", 0, T(QB_Q_MATCHING), "matching questions", n_distractors },
-	{ "<response>", 0, T(QB_Q_ESSAY), "essay questions", n_response },
-	{ "<rubric>", 0, T(QB_Q_ESSAY), "essay questions", n_rubric },
-	{ "select", 1, T(QB_Q_MULTIPLE), "multiple questions", n_select },
-	{ "case-sensitive", 1, T(QB_Q_SHORT), "short questions", n_case_sensitive },
-	{ "shuffle", 1, CHOICE | T(QB_Q_MATCHING), "single, multiple and matching questions",
+	{ "<pair>", 0, T(QB_Q_MATCHING), "matching questions only", n_pairs },
+	{ "<distractor>", 0, T(QB_Q_MATCHING), "matching questions only", n_distractors },
+	{ "<response>", 0, T(QB_Q_ESSAY), "essay questions only", n_response },
+	{ "<rubric>", 0, T(QB_Q_ESSAY), "essay questions only", n_rubric },
+	{ "select", 1, T(QB_Q_MULTIPLE), "multiple questions only", n_select },
+	{ "case-sensitive", 1, T(QB_Q_SHORT), "short questions only", n_case_sensitive },
+	{ "shuffle", 1, CHOICE | T(QB_Q_MATCHING), "single, multiple and matching questions only",
 	  n_shuffle },
 };
 
@@ -290,11 +290,11 @@ int qb_rule_type_shape(struct qb_lint *l, const struct qb_question *q)
 			continue;
 		if (parts[i].attribute)
 			err = qb_lint_report(l, "type-shape", line,
-					     "%s question '%s' has the %s attribute, which applies to %s only",
+					     "%s question '%s' has the %s attribute, which applies to %s",
 					     q->type_name, qb_rule_qid(q), parts[i].what, parts[i].belongs);
 		else
 			err = qb_lint_report(l, "type-shape", line,
-					     "%s question '%s' has %zu %s element%s, which belong%s to %s only",
+					     "%s question '%s' has %zu %s element%s, which belong%s to %s",
 					     q->type_name, qb_rule_qid(q), n, parts[i].what,
 					     n == 1 ? "" : "s", n == 1 ? "s" : "", parts[i].belongs);
 	}

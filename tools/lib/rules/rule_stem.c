@@ -18,15 +18,19 @@ static int walk(struct qb_buf *t, struct qb_buf *f, const xmlNode *n, char flags
 		return 0;
 	for (c = n->children; c && !err; c = c->next) {
 		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-			const char *s = (const char *)c->content;
+			size_t n = c->content ? strlen((const char *)c->content) : 0, i, at = t->len;
 
-			for (; s && *s && !err; s++) {
-				char ch = (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s;
-
-				err = qb_buf_addc(t, ch);
-				if (!err)
-					err = qb_buf_addc(f, flags);
-			}
+			err = qb_buf_add(t, c->content, n);
+			if (!err)
+				err = qb_buf_grow(f, n);
+			if (err)
+				break;
+			for (i = at; i < t->len; i++)
+				if (t->ptr[i] == '\n' || t->ptr[i] == '\r' || t->ptr[i] == '\t')
+					t->ptr[i] = ' ';
+			memset(f->ptr + f->len, flags, n);
+			f->len += n;
+			f->ptr[f->len] = '\0';
 		} else if (c->type == XML_ELEMENT_NODE) {
 			const char *name = (const char *)c->name;
 			int block = strcmp(name, "p") == 0 || strcmp(name, "li") == 0 ||
@@ -119,12 +123,20 @@ static int needs_emphasis(const char *s, const char *f, size_t len, size_t a, si
 int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_question *q)
 {
 	struct qb_buf *t = &l->scratch, *f = &l->scratch2;
+	const struct qb_qcache *c;
 	size_t i, s = 0, lead_s = 0, lead_e = 0, m[4], start;
-	int err, rc;
+	int err, rc, asks = 0;
 	char word[16];
 
 	if (!q->stem)
 		return 0;
+	/* most stems hold no negative at all: look before walking the markup */
+	err = qb_rule_qcache(l, q, &c);
+	if (err)
+		return err;
+	rc = qb_rule_match(l, QB_PAT_NEGATIVE, QB_QC_STR(c, c->stem_plain), c->stem_plain_len, 0, m);
+	if (rc <= 0)
+		return rc;
 	qb_buf_clear(t);
 	qb_buf_clear(f);
 	err = walk(t, f, q->stem, 0, 0);
@@ -134,9 +146,12 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 		err = qb_buf_grow(f, 0);
 	if (err)
 		return err;
-	/* The lead-in is the last sentence that is not just an instruction such
-	 * as "Select two."; sentences end at a block boundary or at . ? !
-	 * followed by a space. */
+	qb_rule_scratch_ready(l);
+	/* The lead-in is the question the stem asks: its last sentence that ends
+	 * with a question mark, or else its last sentence, never counting an
+	 * instruction such as "Select two." (so a trailing hint or note is not
+	 * the lead-in). Sentences end at a block boundary or at . ? ! followed
+	 * by a space. */
 	for (i = 0; i <= t->len; i++) {
 		int end = i == t->len || t->ptr[i] == '\n' ||
 			  ((t->ptr[i] == '.' || t->ptr[i] == '?' || t->ptr[i] == '!') &&
@@ -149,9 +164,14 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 			rc = qb_rule_match(l, QB_PAT_INSTRUCTION, t->ptr + s, e - s, 0, m);
 			if (rc < 0)
 				return rc;
-			if (rc == 0) {
+			if (rc == 0 && !asks) {
 				lead_s = s;
 				lead_e = e;
+			}
+			if (rc == 0 && t->ptr[e - 1] == '?') {
+				lead_s = s;
+				lead_e = e;
+				asks = 1;
 			}
 		}
 		s = e;

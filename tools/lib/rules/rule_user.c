@@ -68,7 +68,17 @@ static int run_rule(struct qb_lint *l, const struct qb_user_rule *r, const char 
 	return qb_lint_report(l, r->id, line, "%s", l->scratch2.ptr);
 }
 
-static int run_slot(struct qb_lint *l, const struct slot *s)
+/* Severities in force are looked up once per question for the first
+ * SEV_CACHE rules (glob matching per part would cost more than the match). */
+#define SEV_CACHE 64
+
+static enum qb_severity rule_sev(const struct qb_config *c, const enum qb_severity *sev, size_t i)
+{
+	return i < SEV_CACHE ? sev[i]
+			     : qb_config_severity(c, c->user_rules[i].id, c->user_rules[i].severity);
+}
+
+static int run_slot(struct qb_lint *l, const struct slot *s, const enum qb_severity *sev)
 {
 	const struct qb_config *c = l->cfg;
 	const char *text = s->value;
@@ -78,7 +88,7 @@ static int run_slot(struct qb_lint *l, const struct slot *s)
 	for (i = 0; i < c->nuser_rules && !rc; i++) {
 		const struct qb_user_rule *r = &c->user_rules[i];
 
-		if (!(r->parts & s->part) || qb_config_severity(c, r->id, r->severity) == QB_SEV_OFF)
+		if (!(r->parts & s->part) || rule_sev(c, sev, i) == QB_SEV_OFF)
 			continue;
 		if (!ready) {
 			/* The plain text once per part, whatever the number of rules. */
@@ -99,15 +109,18 @@ static int run_slot(struct qb_lint *l, const struct slot *s)
 
 int qb_lint_user_rules(struct qb_lint *l, const struct qb_question *q)
 {
+	enum qb_severity sev[SEV_CACHE];
 	struct slot s;
 	size_t i;
 	int rc = 0;
 
 	if (!l->cfg || !l->cfg->nuser_rules || q->schema_invalid)
 		return 0;
+	for (i = 0; i < l->cfg->nuser_rules && i < SEV_CACHE; i++)
+		sev[i] = qb_config_severity(l->cfg, l->cfg->user_rules[i].id, l->cfg->user_rules[i].severity);
 	if (q->stem) {
 		s = (struct slot){ QB_PART_STEM, q->stem, NULL, q->stem_line ? q->stem_line : q->line };
-		rc = run_slot(l, &s);
+		rc = run_slot(l, &s, sev);
 	}
 	for (i = 0; i < q->noptions && !rc; i++) {
 		const struct qb_option *o = &q->options[i];
@@ -115,33 +128,33 @@ int qb_lint_user_rules(struct qb_lint *l, const struct qb_question *q)
 		if (o->text) {
 			s = (struct slot){ o->correct ? QB_PART_KEY : QB_PART_DISTRACTOR, o->text, NULL,
 					   o->text_line ? o->text_line : o->line };
-			rc = run_slot(l, &s);
+			rc = run_slot(l, &s, sev);
 		}
 		if (!rc && o->rationale) {
 			s = (struct slot){ QB_PART_RATIONALE, o->rationale, NULL,
 					   o->rationale_line ? o->rationale_line : o->line };
-			rc = run_slot(l, &s);
+			rc = run_slot(l, &s, sev);
 		}
 	}
 	for (i = 0; q->type == QB_Q_SHORT && i < q->nanswers && !rc; i++) {
 		s = (struct slot){ QB_PART_KEY, NULL, q->answers[i].value ? q->answers[i].value : "",
 				   q->answers[i].line };
-		rc = run_slot(l, &s);
+		rc = run_slot(l, &s, sev);
 	}
 	for (i = 0; i < q->ndistractors && !rc; i++) {
 		s = (struct slot){ QB_PART_DISTRACTOR, q->distractors[i].node, NULL,
 				   q->distractors[i].line };
-		rc = run_slot(l, &s);
+		rc = run_slot(l, &s, sev);
 	}
 	for (i = 0; i < q->nside_rationales && !rc; i++) {
 		s = (struct slot){ QB_PART_RATIONALE, q->side_rationales[i].node, NULL,
 				   q->side_rationales[i].line };
-		rc = run_slot(l, &s);
+		rc = run_slot(l, &s, sev);
 	}
 	if (q->explanation && !rc) {
 		s = (struct slot){ QB_PART_EXPLANATION, q->explanation, NULL,
 				   q->explanation_line ? q->explanation_line : q->line };
-		rc = run_slot(l, &s);
+		rc = run_slot(l, &s, sev);
 	}
 	return rc;
 }

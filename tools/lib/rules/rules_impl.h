@@ -60,6 +60,9 @@ int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct 
 int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t len,
 		  size_t start, size_t m[4]);
 
+/* Call after filling l->scratch with a subject for qb_rule_match. */
+void qb_rule_scratch_ready(struct qb_lint *l);
+
 /* Line of any element of a question (libxml2 keeps exact lines to 65535). */
 unsigned long qb_rule_node_line(const xmlNode *n);
 /* The question's id for messages. */

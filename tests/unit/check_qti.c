@@ -1,0 +1,151 @@
+/* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_rich.c);
+ * the packages themselves are checked by tests/export/qti21/run.sh. */
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "../../tools/lib/exporters/qti_internal.h"
+#include "check_suites.h"
+
+START_TEST(numbers)
+{
+	char b[40];
+	double v;
+
+	qti_fmt_double(b, 1.0);
+	ck_assert_str_eq(b, "1");
+	qti_fmt_double(b, 2.5);
+	ck_assert_str_eq(b, "2.5");
+	qti_fmt_double(b, 1.0 / 3.0);
+	ck_assert_str_eq(b, "0.3333333333333333");
+	qti_fmt_double(b, -0.125);
+	ck_assert_str_eq(b, "-0.125");
+	qti_fmt_double(b, -0.0);
+	ck_assert_str_eq(b, "0");
+	ck_assert_int_eq(qti_parse_double("+01.50", &v), 0);
+	ck_assert(v == 1.5);
+	ck_assert_int_eq(qti_parse_double("1e3", &v), 0);
+	ck_assert(v == 1000);
+	ck_assert_int_ne(qti_parse_double("1,5", &v), 0);
+	ck_assert_int_ne(qti_parse_double("inf", &v), 0);
+	ck_assert_int_ne(qti_parse_double("0x10", &v), 0);
+	ck_assert_int_ne(qti_parse_double("", &v), 0);
+	ck_assert_int_ne(qti_parse_double(".", &v), 0);
+	ck_assert_int_ne(qti_parse_double("1e", &v), 0);
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert(qti_is_ncname("pt-dist-01"));
+	ck_assert(qti_is_ncname("_x.y"));
+	ck_assert(!qti_is_ncname("1abc"));
+	ck_assert(!qti_is_ncname("a:b"));
+	ck_assert(!qti_is_ncname(""));
+	ck_assert(!qti_is_ncname(NULL));
+	ck_assert(qti_is_language("en"));
+	ck_assert(qti_is_language("de-CH"));
+	ck_assert(qti_is_language("zh-Hant-TW"));
+	ck_assert(!qti_is_language("en_US"));
+	ck_assert(!qti_is_language("toolonglang"));
+	ck_assert(!qti_is_language("1en"));
+	ck_assert(!qti_is_language("en-"));
+	ck_assert(!qti_is_language(""));
+}
+END_TEST
+
+static const char *norm(struct qb_buf *b, const char *src)
+{
+	qb_buf_clear(b);
+	return qti_media_src_norm(src, b) ? NULL : b->ptr;
+}
+
+START_TEST(media_paths)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	struct qb_buf u = QB_BUF_INIT;
+
+	ck_assert_str_eq(norm(&b, "img/a.png"), "img/a.png");
+	ck_assert_str_eq(norm(&b, "./img//a.png"), "img/a.png");
+	ck_assert_ptr_null(norm(&b, "img/../a.png"));
+	ck_assert_ptr_null(norm(&b, "./"));
+	ck_assert_int_eq(qti_buf_add_uri(&u, "items/media/two words \xc3\xa4%.png"), 0);
+	ck_assert_str_eq(u.ptr, "items/media/two%20words%20%C3%A4%25.png");
+	qb_buf_dispose(&b);
+	qb_buf_dispose(&u);
+}
+END_TEST
+
+static int eq_even(void *ctx, uint32_t v)
+{
+	(void)ctx;
+	return v % 2 == 0;
+}
+
+START_TEST(map)
+{
+	struct qti_map m = { NULL, NULL, 0, 0 };
+	uint32_t i;
+
+	ck_assert_uint_eq(qti_map_find(&m, 7, NULL, NULL), QTI_MAP_NONE);
+	for (i = 0; i < 1000; i++)
+		ck_assert_int_eq(qti_map_put(&m, i % 10, i), 0);
+	/* same hash, the comparison picks the record */
+	ck_assert_uint_eq(qti_map_find(&m, 3, NULL, NULL) % 10, 3);
+	ck_assert_uint_eq(qti_map_find(&m, 3, eq_even, NULL), QTI_MAP_NONE);
+	ck_assert_uint_eq(qti_map_find(&m, 4, eq_even, NULL) % 10, 4);
+	ck_assert_uint_eq(qti_map_find(&m, 12, NULL, NULL), QTI_MAP_NONE);
+	qti_map_dispose(&m);
+}
+END_TEST
+
+/* Renders the children of the root of XML as QTI rich text. */
+static char *rich(const char *xml)
+{
+	xmlDocPtr d = xmlReadMemory(xml, (int)strlen(xml), "t.xml", NULL, XML_PARSE_NONET);
+	xmlBufferPtr buf = xmlBufferCreate();
+	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, NULL, NULL };
+	char *s;
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_ge(xmlTextWriterStartElement(w, BAD_CAST "div"), 0);
+	ck_assert_int_eq(qti_rich_write(w, xmlDocGetRootElement(d), &o), 0);
+	ck_assert_int_ge(xmlTextWriterEndElement(w), 0);
+	xmlFreeTextWriter(w);
+	s = strdup((const char *)xmlBufferContent(buf));
+	xmlBufferFree(buf);
+	xmlFreeDoc(d);
+	return s;
+}
+
+START_TEST(display_math_in_paragraph)
+{
+	char *s;
+
+	/* at block level display math is a div ... */
+	s = rich("<stem>a <math display=\"block\">x &lt; y</math></stem>");
+	ck_assert_str_eq(s, "<div>a <div class=\"math\">\\[x &lt; y\\]</div></div>");
+	free(s);
+	/* ... inside p or em a span, which QTI allows there */
+	s = rich("<stem><p>a <em>b <math display=\"block\">x</math></em></p>"
+		 "<ul><li><math display=\"block\">y</math></li></ul></stem>");
+	ck_assert_str_eq(s, "<div><p>a <em>b <span class=\"math\">\\[x\\]</span></em></p>"
+			    "<ul><li><div class=\"math\">\\[y\\]</div></li></ul></div>");
+	free(s);
+}
+END_TEST
+
+Suite *suite_qti(void)
+{
+	Suite *s = suite_create("qti");
+	TCase *tc = tcase_create("qti");
+
+	tcase_add_test(tc, numbers);
+	tcase_add_test(tc, names);
+	tcase_add_test(tc, media_paths);
+	tcase_add_test(tc, map);
+	tcase_add_test(tc, display_math_in_paragraph);
+	suite_add_tcase(s, tc);
+	return s;
+}

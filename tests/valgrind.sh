@@ -1,0 +1,42 @@
+#!/bin/sh
+# Runs the command-line, golden and hostile tests with every qbank process
+# under valgrind memcheck, then the Check unit tests (CK_FORK=no, one
+# process), and fails on any memory error or leak (definite or indirect).
+# still-reachable blocks (libxml2's and PCRE2's process-wide caches) are
+# not leaks. The big generated hostile inputs are skipped (HOSTILE_QUICK):
+# under valgrind they take minutes and add nothing the small ones miss.
+# Environment: QBANK, UNIT (binaries), BUILD (where logs go).
+# Prints "valgrind: N processes, M with errors".
+set -u
+cd "$(dirname "$0")/.." || exit 2
+: "${QBANK:?}" "${UNIT:?}" "${BUILD:?}"
+ROOT=$(pwd)
+dir=$ROOT/$BUILD/valgrind
+rm -rf "$dir"
+mkdir -p "$dir/logs"
+real=$(cd "$(dirname "$QBANK")" && pwd)/$(basename "$QBANK")
+VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+--errors-for-leak-kinds=definite,indirect --track-origins=yes --num-callers=30"
+
+cat >"$dir/qbank" <<WRAP
+#!/bin/sh
+exec $VG --log-file="$dir/logs/qbank.%p" "$real" "\$@"
+WRAP
+chmod +x "$dir/qbank"
+
+failed=0
+for t in tests/cli/run.sh tests/golden/run.sh tests/hostile/run.sh; do
+	[ -x "$t" ] || continue
+	QBANK="$dir/qbank" HOSTILE_QUICK=1 HOSTILE_NO_RSS=1 "$t" || failed=1
+done
+CK_FORK=no $VG --log-file="$dir/logs/check_unit.%p" "$UNIT" || failed=1
+
+n=$(find "$dir/logs" -type f | wc -l)
+bad=$(find "$dir/logs" -type f -size +0 | sort)
+m=$(printf '%s' "$bad" | grep -c . || true)
+for f in $bad; do
+	echo "valgrind: $f:" >&2
+	head -40 "$f" >&2
+done
+echo "valgrind: $n processes, $m with errors"
+[ "$m" -eq 0 ] && [ $failed -eq 0 ]

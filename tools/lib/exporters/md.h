@@ -1,0 +1,137 @@
+/* Internals of the Pandoc Markdown exporter (printable exams), shared by
+ * export_markdown.c (outputs, YAML header, forms, answer keys), md_text.c
+ * (rich text to Markdown, escaping, image paths), md_item.c (one question's
+ * snapshot and its layout) and md_rand.c (the forms' shuffling).
+ * Ownership: md_text functions append to the caller's buffers and keep
+ * nothing; an md_item owns copies of everything it prints (the reader's
+ * nodes are gone by the time a buffered form question is written) and is
+ * released with md_item_free; md_paths owns its two folder strings. */
+#ifndef QB_MD_H
+#define QB_MD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libxml/tree.h>
+
+#include "../buf.h"
+#include "../model.h"
+
+/* ---- rich text (md_text.c) ---------------------------------------------- */
+
+/* Where images are looked up from: img/@src is relative to the bank file,
+ * the Markdown needs it relative to the output's folder. */
+struct md_paths {
+	char *out_dir;           /* absolute output folder, or NULL: keep src as given */
+	char *bank_dir;          /* absolute folder of the current bank file, or NULL */
+	char *bank_file;         /* the current bank file, as given */
+};
+
+/* Sets the output file (NULL or "-": standard output, paths relative to
+ * the working folder). The folder must exist. */
+int md_paths_output(struct md_paths *p, const char *output);
+/* Sets the current bank file (its folder is resolved once per file). */
+int md_paths_bank(struct md_paths *p, const char *file);
+void md_paths_dispose(struct md_paths *p);
+
+/* Appends plain text S (N bytes) as Markdown that prints literally: white
+ * space collapsed to single spaces and trimmed, every character Pandoc or
+ * LaTeX would read as markup backslash-escaped, a leading list, quote or
+ * heading marker defused. One line. */
+int md_plain(struct qb_buf *out, const char *s, size_t n);
+
+/* Appends inline rich text N (option text, premise, ...) as one Markdown
+ * line (hard line breaks from br continue it on the next line). */
+int md_inline(struct qb_buf *out, const xmlNode *n, const struct md_paths *p);
+
+/* Appends block rich text N (stem, rationale, explanation, ...) as Markdown
+ * blocks separated by blank lines, without a final newline. *LEAD_PARA is
+ * set to 1 when the first block is a paragraph (a question number can go
+ * in front of it). */
+int md_blocks(struct qb_buf *out, const xmlNode *n, const struct md_paths *p, int *lead_para);
+
+/* Appends S with INDENT in front of every line that is not empty. */
+int md_indent(struct qb_buf *out, const char *s, const char *indent);
+
+/* ---- shuffling (md_rand.c) ---------------------------------------------- */
+
+/* splitmix64 (Steele, Lea, Flood 2014): a 64-bit state advanced by the
+ * golden gamma and mixed; small, fast, and the same on every platform. */
+struct md_rand {
+	uint64_t s;
+};
+
+/* Starts a generator from the export seed, the form letter ('A', 'B', ...,
+ * or 0 without forms) and a salt (the hash of a question id or of a
+ * category). */
+void md_rand_init(struct md_rand *r, uint64_t seed, int form, uint64_t salt);
+uint64_t md_rand_next(struct md_rand *r);
+/* Fills V with 0..N-1 in an order drawn by Fisher-Yates, each choice
+ * unbiased (rejection sampling). */
+void md_rand_perm(struct md_rand *r, size_t *v, size_t n);
+
+/* ---- one question (md_item.c) ------------------------------------------- */
+
+/* Strings of an item are offsets into its arena; offset 0 is "". */
+struct md_choice {
+	size_t text, rationale, id;
+	int correct;
+};
+
+struct md_pair {
+	size_t premise, response;
+};
+
+struct md_item {
+	struct qb_buf arena;
+	enum qb_qtype type;
+	size_t id, points;
+	double points_value;
+	uint64_t id_hash;
+	int shuffle, has_select, case_sensitive;
+	long select;
+	size_t stem, explanation, rubric;
+	int stem_para, explanation_para, rubric_para;   /* opens with a paragraph */
+	struct md_choice *choices;   /* single, multiple; truefalse: True, False */
+	size_t nchoices;
+	size_t *answers;             /* short: accepted answers; numeric: the value */
+	size_t nanswers;
+	size_t tolerance, unit;      /* numeric */
+	long lines, min_words, max_words;   /* essay (0: not given) */
+	struct md_pair *pairs;
+	size_t npairs;
+	size_t *distractors;
+	size_t ndistractors;
+};
+
+int md_item_new(struct md_item **out, const struct qb_question *q, const struct md_paths *p);
+void md_item_free(struct md_item *it);
+
+/* The order an item is printed in: choices (or premises) and, for matching,
+ * the response column (indices below npairs are the pairs' responses, the
+ * others distractors). */
+struct md_order {
+	size_t *choice;              /* nchoices, or npairs for matching premises */
+	size_t *response;            /* npairs + ndistractors */
+};
+
+/* Draws the order of IT's choices, premises and responses: bank order when
+ * the question says shuffle="false"; otherwise shuffled with R (premises
+ * only when SHUFFLE_PREMISES, i.e. in forms). Matching responses are
+ * always shuffled (unless shuffle="false") and never left in the premises'
+ * order, which would give the key away. */
+int md_order_draw(struct md_order *o, const struct md_item *it, struct md_rand *r,
+		  int shuffle_choices);
+void md_order_dispose(struct md_order *o);
+
+/* Writes question IT as number NUMBER to F (student or, with ANSWERS, the
+ * teacher's version) and appends its answer-key row to KEY: a Markdown
+ * table row; with FORMS, a fourth column maps the printed letters back to
+ * the bank's options. */
+int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
+		  const struct md_order *o, unsigned long number, int answers, int forms);
+
+/* Appends an item string for a table cell or heading. */
+const char *md_item_str(const struct md_item *it, size_t off);
+
+#endif
