@@ -20,6 +20,10 @@ DESTDIR ?=
 ifeq ($(SANITIZE),1)
 BUILD   ?= build/sanitize
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# leaks count as failures (LeakSanitizer, also in Check's forked tests);
+# stack traces for UBSan; the caller's own settings win
+export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 else
 BUILD   ?= build
 SANFLAGS :=

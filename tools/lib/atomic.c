@@ -158,7 +158,7 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 	if (!a->path) {
 		rc = a->device ? copy_to_device(a->f, a->device, err)
 			       : copy_out(a->f, stdout, "standard output", err);
-		fclose(a->f);   /* a read-back spool: nothing to lose */
+		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
 		dispose(a);
 		return rc;
 	}
@@ -190,7 +190,7 @@ void qb_atomic_abort(struct qb_atomic *a)
 	if (!a)
 		return;
 	if (a->f)
-		fclose(a->f);
+		(void)fclose(a->f);   /* discarded anyway */
 	if (a->tmp)
 		unlink(a->tmp);
 	dispose(a);

@@ -507,7 +507,7 @@ static int probe_prolog(struct qb_reader *r)
 	n = fread(buf, 1, sizeof(buf), f);
 	bom = n >= 4 ? xmlDetectCharEncoding(buf, 4) : XML_CHAR_ENCODING_NONE;
 	if (bom != XML_CHAR_ENCODING_NONE && bom != XML_CHAR_ENCODING_UTF8) {
-		fclose(f);
+		(void)fclose(f);   /* read only: nothing to lose */
 		if (r->opts.on_diag)
 			r->opts.on_diag(r->opts.diag_ctx, r->path, 1, "xml-encoding", NULL,
 					"the file is not UTF-8 (its first bytes say UTF-16, UTF-32 "
@@ -522,7 +522,7 @@ static int probe_prolog(struct qb_reader *r)
 	sax.serror = probe_error;
 	pc = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, r->path);
 	if (!pc) {
-		fclose(f);
+		(void)fclose(f);
 		return QB_ENOMEM;
 	}
 	pc->_private = &p;
@@ -532,7 +532,7 @@ static int probe_prolog(struct qb_reader *r)
 			break;
 		n = fread(buf, 1, sizeof(buf), f);
 	}
-	fclose(f);
+	(void)fclose(f);
 	if (pc->input && pc->input->encoding)
 		declared = (const char *)pc->input->encoding;
 	else if (pc->encoding)
@@ -578,7 +578,7 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
 		return QB_EIO;
 	}
-	fclose(probe);
+	(void)fclose(probe);   /* opened only to test readability */
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -913,7 +913,10 @@ static const char *check_id(struct qb_reader *r, const char *id, const char *wha
 	if (chars <= QB_LIMIT_ID_CHARS)
 		return id;
 	id = shorten(r, id, QB_LIMIT_ID_CHARS);
-	limit_finding(r, line, r->q.id, "the %s id is %zu characters long; ids are at most %d "
+	if (!id)
+		return NULL;
+	/* the finding names the question by its shortened id, never 1 MB of it */
+	limit_finding(r, line, strcmp(what, "question") == 0 ? id : r->q.id, "the %s id is %zu characters long; ids are at most %d "
 		      "(Moodle's idnumber; README \"Limits\")", what, chars, QB_LIMIT_ID_CHARS);
 	return id;
 }

@@ -6,8 +6,9 @@
 #include "rules/rules_impl.h"
 
 /* Keep this table sorted by id (strcmp order): qb_rule_find() searches it
- * and tests/unit/check_rules.c fails when it is not. Ids are stable: never
- * rename or reuse one. */
+ * and tests/unit/check_tables.c fails when it is not. Every rule needs the
+ * golden cases tests/golden/lint/<id>/bad/ and good/ (tests/unit/
+ * check_rules.c). Ids are stable: never rename or reuse one. */
 const struct qb_rule qb_rules[] = {
 	{ "bank-key-position-balance", QB_SEV_INFO,
 	  "correct answers pile up on one option position across the bank",

@@ -212,9 +212,8 @@ for md in bank bank-answers hostile hostile-answers rich-answers types-B; do
 	fi
 done
 
-# Text compared without white space and hyphens: line breaks, justification
-# and hyphenation are the typesetter's.
-norm() { tr -d ' \t\r\n\f-'; }
+# Text is compared without white space and hyphens: line breaks,
+# justification and hyphenation are the typesetter's.
 # The text of every element $2 in bank $1, one per line: markup dropped,
 # entities decoded.
 texts() {
@@ -222,26 +221,23 @@ texts() {
 		sed -e 's/<[^>]*>//g' -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g' -e "s/&apos;/'/g" -e 's/&amp;/\&/g' |
 		grep -v '^ *$'
 }
-# contains FILE NEEDLES: every line of NEEDLES occurs in FILE (both normalised)
-contains() {
-	norm <"$1" >"$1.norm"
-	r=0
-	while IFS= read -r line; do
-		n=$(printf '%s' "$line" | norm)
-		grep -q -F -- "$n" "$1.norm" || { echo "    missing: $line"; r=1; }
-	done <"$2"
-	return $r
+# contains FILE NEEDLES: every line of NEEDLES occurs in FILE (both normalised);
+# lacks FILE NEEDLES: none does.
+find_lines() {
+	awk -v want="$3" '
+		function norm(s) { gsub(/[ \t\r\f-]/, "", s); return s }
+		NR == FNR { hay = hay norm($0); next }
+		{
+			n = norm($0)
+			if (n == "") next
+			found = index(hay, n) > 0
+			if (want == "present" && !found) { print "    missing: " $0; bad = 1 }
+			if (want == "absent" && found) { print "    present: " $0; bad = 1 }
+		}
+		END { exit bad }' "$1" "$2"
 }
-# lacks FILE NEEDLES: no line of NEEDLES occurs in FILE
-lacks() {
-	norm <"$1" >"$1.norm"
-	r=0
-	while IFS= read -r line; do
-		n=$(printf '%s' "$line" | norm)
-		! grep -q -F -- "$n" "$1.norm" || { echo "    present: $line"; r=1; }
-	done <"$2"
-	return $r
-}
+contains() { find_lines "$1" "$2" present; }
+lacks() { find_lines "$1" "$2" absent; }
 # every page after the first starts with a question number ("12. (1 point)")
 pages_start_with_questions() {
 	pages=$(pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ { print $2 }')

@@ -112,7 +112,7 @@ static int yaml_block(struct qb_buf *b, const char *key, const char *md)
 {
 	int rc = qb_buf_printf(b, "%s: |-\n", key);
 
-	if (!rc)
+	if (!rc && md)
 		rc = md_indent(b, md, "  ");
 	return rc ? rc : qb_buf_addc(b, '\n');
 }

@@ -115,11 +115,11 @@ struct md_order {
 	size_t *response;            /* npairs + ndistractors */
 };
 
-/* Draws the order of IT's choices, premises and responses: bank order when
- * the question says shuffle="false"; otherwise shuffled with R (premises
- * only when SHUFFLE_PREMISES, i.e. in forms). Matching responses are
- * always shuffled (unless shuffle="false") and never left in the premises'
- * order, which would give the key away. */
+/* Draws the order of IT's choices (or premises) and responses: bank order
+ * when the question says shuffle="false" (and for truefalse); otherwise
+ * choices and premises are shuffled with R when SHUFFLE_CHOICES (forms).
+ * Matching responses are always shuffled (unless shuffle="false") and
+ * never left in the premises' order, which would give the key away. */
 int md_order_draw(struct md_order *o, const struct md_item *it, struct md_rand *r,
 		  int shuffle_choices);
 void md_order_dispose(struct md_order *o);

@@ -351,10 +351,10 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 		char l[4];
 
 		letter(l, k);
-		rc = qb_buf_printf(b, as_list ? "%s.  %s %s%s\n" : "**%s.** %s %s%s\n\n", l,
-				   answers && c->correct ? BOX_TICKED : BOX_EMPTY,
-				   md_item_str(it, c->text),
-				   answers && c->correct ? " **(correct)**" : "");
+		/* the teacher's mark goes first, where it catches the eye */
+		rc = qb_buf_printf(b, as_list ? "%s.  %s %s\n" : "**%s.** %s %s\n\n", l,
+				   answers && c->correct ? BOX_TICKED " **(correct)**" : BOX_EMPTY,
+				   md_item_str(it, c->text));
 		if (!rc && answers && c->rationale) {
 			rc = qb_buf_addc(b, '\n');
 			if (!rc)

@@ -5,10 +5,8 @@
  * elements become Markdown. See md.h. */
 #include "md.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../error.h"
 

@@ -1,4 +1,7 @@
-/* Check functions of the rule table, one file per family of rules. */
+/* Check functions of the rule table, one file per family of rules.
+ * Ownership: the rules' state belongs to the qb_lint (l->rules, l->digests)
+ * and is freed with it; a question's text cache (qb_rule_qcache) is valid
+ * until the next question. */
 #ifndef QB_RULES_IMPL_H
 #define QB_RULES_IMPL_H
 
