@@ -280,7 +280,7 @@ START_TEST(refusals_name_the_question)
 		snprintf(in, sizeof(in), REFUSED "%s", cases[i].file);
 		snprintf(out, sizeof(out), "%s/out.xml", tmpdir);
 		rc = export_direct(in, out, &err);
-		ck_assert_msg(rc == QB_EINVAL, "%s: rc %d (%s)", in, rc, err.msg);
+		ck_assert_msg(rc == QB_EREFUSED, "%s: rc %d (%s)", in, rc, err.msg);
 		ck_assert_msg(strncmp(err.msg, in, strlen(in)) == 0, "%s: message '%s' does not "
 			      "start with the file", in, err.msg);
 		ck_assert_msg(strstr(err.msg, cases[i].says) != NULL, "%s: message '%s' lacks '%s'",

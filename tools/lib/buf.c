@@ -51,8 +51,15 @@ int qb_buf_adds(struct qb_buf *b, const char *s)
 	return qb_buf_add(b, s, strlen(s));
 }
 
+/* Called once per character by the text walkers and the Markdown writer:
+ * when there is room, store the byte without the general path's calls. */
 int qb_buf_addc(struct qb_buf *b, char c)
 {
+	if (b->len + 1 < b->cap) {
+		b->ptr[b->len++] = c;
+		b->ptr[b->len] = '\0';
+		return 0;
+	}
 	return qb_buf_add(b, &c, 1);
 }
 

@@ -80,7 +80,7 @@ conform() {
 
 # ---- conformance: the project's bank, the hostile bank, the fixtures -------
 
-for bank in bank/*.xml tests/fixtures/hostile.xml "$HERE/all-types.xml"; do
+for bank in bank/*.xml tests/fixtures/hostile.xml "$HERE/all-types.xml" "$HERE/empty.xml"; do
 	[ -f "$bank" ] || continue
 	name=$(basename "$bank" .xml)
 	export_pkg "$name" "$bank"

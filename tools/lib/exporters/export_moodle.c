@@ -896,13 +896,14 @@ int qb_moodle_commit(void *state, struct qb_error *err)
 	int rc = 0;
 
 	if (st->nproblems) {
+		/* a bank Moodle cannot take is a finding about the bank: exit 1 */
 		if (st->nproblems > 1)
-			qb_error_set(err, QB_EINVAL, "%s (and %zu more problem%s for Moodle)",
+			qb_error_set(err, QB_EREFUSED, "%s (and %zu more problem%s for Moodle)",
 				     st->problem, st->nproblems - 1, st->nproblems == 2 ? "" : "s");
 		else
-			qb_error_set(err, QB_EINVAL, "%s", st->problem);
+			qb_error_set(err, QB_EREFUSED, "%s", st->problem);
 		qb_moodle_abort(st);
-		return QB_EINVAL;
+		return QB_EREFUSED;
 	}
 	if (xmlTextWriterEndDocument(st->w) < 0 || xmlTextWriterFlush(st->w) < 0) {
 		qb_error_set(err, QB_EIO, "%s: write failed", qb_atomic_path(out));

@@ -34,12 +34,9 @@
 #include "exporters.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <utf8proc.h>
 
@@ -165,13 +162,17 @@ static void fail(struct qti *st, int rc, const struct qb_error *e)
 		qb_error_set(&st->failure, rc, "qti21: %s", qb_error_str(rc));
 }
 
-static void problem(struct qti *st, const char *fmt, const char *a, const char *b)
+static void problem(struct qti *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct qti *st, const char *fmt, ...)
 {
 	char what[768];
+	va_list ap;
 
 	if (st->nproblems++)
 		return;
-	snprintf(what, sizeof(what), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	if (st->q)
 		qb_error_set(&st->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", st->q->file,
 			     st->q->line, st->q->id ? st->q->id : "?", what);
@@ -392,7 +393,7 @@ static const char *img_src(void *ctx, const char *src)
 		goto done;
 	}
 	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
-		problem(st, "img src '%s' %s", src, why && v != QB_IMG_OK ? why : "names no file");
+		problem(st, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
 		goto done;
 	}
 	real = realpath(resolved, NULL);
@@ -586,8 +587,8 @@ int qb_qti_question(void *state, const struct qb_question *q)
 		return 0;
 	st->q = q;
 	if (find_id(st, q->id) != QTI_MAP_NONE) {
-		problem(st, "the id '%s' is used by an earlier question%s; QTI identifiers and "
-			"package resources must be unique", q->id, "");
+		problem(st, "the id '%s' is used by an earlier question; QTI identifiers and "
+			"package resources must be unique", q->id);
 		goto done;
 	}
 	rc = section_for(st, q, &sec);
@@ -600,7 +601,7 @@ int qb_qti_question(void *state, const struct qb_question *q)
 	rc = qti_item_write(st->xbuf, q, &io, &e);
 	if (rc == QB_EREFUSED) {
 		st->q = NULL;  /* the message already names the question */
-		problem(st, "%s%s", e.msg, "");
+		problem(st, "%s", e.msg);
 		goto done;
 	}
 	if (rc) {

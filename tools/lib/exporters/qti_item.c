@@ -31,6 +31,7 @@
  */
 #include "qti_internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,11 +89,15 @@ static const struct tf_label *tf_label(const char *lang)
 	return &tf_labels[1];
 }
 
-static int refuse(struct item *it, const char *fmt, const char *arg)
+static int refuse(struct item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(struct item *it, const char *fmt, ...)
 {
 	char what[512];
+	va_list ap;
 
-	snprintf(what, sizeof(what), fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	qb_error_set(it->err, QB_EREFUSED, "%s:%lu: question '%s': %s", it->q->file, it->q->line,
 		     it->q->id ? it->q->id : "?", what);
 	it->refused = 1;
