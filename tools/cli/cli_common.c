@@ -115,3 +115,21 @@ void cli_lint_setup_dispose(struct cli_lint_setup *s)
 	qb_config_free(s->cfg);
 	s->cfg = NULL;
 }
+
+int cli_lint_setup_open(struct cli_lint_setup *s, const char *cmd, char *const *args,
+			size_t nargs, struct qb_paths *paths, struct qb_lint **l)
+{
+	struct qb_error err = { 0, "" };
+
+	if (cli_lint_setup_finish(s, cmd))
+		return QB_EXIT_USAGE;
+	if (qb_paths_expand(paths, (const char *const *)args, nargs, &err)) {
+		cli_error("%s", err.msg);
+		return QB_EXIT_USAGE;
+	}
+	if (qb_lint_new(l, s->cfg, &err)) {
+		cli_error("out of memory");
+		return QB_EXIT_USAGE;
+	}
+	return 0;
+}

@@ -143,16 +143,8 @@ int cmd_export(int argc, char **argv)
 		rc = cli_usage_error("export", "--forms needs --seed S so that the forms can be made again");
 		goto done;
 	}
-	if (cli_lint_setup_finish(&setup, "export"))
+	if (cli_lint_setup_open(&setup, "export", argv + optind, (size_t)(argc - optind), &paths, &l))
 		goto done;
-	if (qb_paths_expand(&paths, (const char *const *)argv + optind, (size_t)(argc - optind), &err)) {
-		cli_error("%s", err.msg);
-		goto done;
-	}
-	if (qb_lint_new(&l, setup.cfg, &err)) {
-		cli_error("out of memory");
-		goto done;
-	}
 	cli_progress_init(&prog, quiet);
 	o.progress = cli_progress_update;
 	o.progress_ctx = &prog;

@@ -74,16 +74,8 @@ int cmd_lint(int argc, char **argv)
 		rc = cli_usage_error("lint", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (cli_lint_setup_finish(&setup, "lint"))
+	if (cli_lint_setup_open(&setup, "lint", argv + optind, (size_t)(argc - optind), &paths, &l))
 		goto done;
-	if (qb_paths_expand(&paths, (const char *const *)argv + optind, (size_t)(argc - optind), &err)) {
-		cli_error("%s", err.msg);
-		goto done;
-	}
-	if (qb_lint_new(&l, setup.cfg, &err)) {
-		cli_error("out of memory");
-		goto done;
-	}
 	cli_progress_init(&prog, quiet);
 	c = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&prog);

@@ -164,23 +164,6 @@ static int is_el(const xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-/* An attribute's value without copying, when it is one text node (always,
- * since entity substitution is off and the schema has no entity values). */
-static const char *attr(const xmlNode *n, const char *name)
-{
-	const xmlAttr *a;
-
-	for (a = n->properties; a; a = a->next) {
-		if (a->ns == NULL && strcmp((const char *)a->name, name) == 0) {
-			if (a->children && a->children->type == XML_TEXT_NODE &&
-			    a->children->next == NULL)
-				return (const char *)a->children->content;
-			return "";
-		}
-	}
-	return NULL;
-}
-
 static int parse_bool(const char *s, int dflt)
 {
 	size_t n;
@@ -715,8 +698,8 @@ static int add_option(struct qb_reader *r, const xmlNode *n)
 	memset(o, 0, sizeof(*o));
 	o->node = n;
 	o->line = line_of(n);
-	o->correct = parse_bool(attr(n, "correct"), 0);
-	id = attr(n, "id");
+	o->correct = parse_bool(qb_text_attr(n, "correct"), 0);
+	id = qb_text_attr(n, "id");
 	if (id) {
 		size_t len;
 		const char *t = qb_text_trim(id, &len);
@@ -751,8 +734,8 @@ static int add_answer(struct qb_reader *r, const xmlNode *n)
 	a->node = n;
 	a->line = line_of(n);
 	a->value = plain(r, n);
-	a->tolerance = attr(n, "tolerance");
-	a->unit = attr(n, "unit");
+	a->tolerance = qb_text_attr(n, "tolerance");
+	a->unit = qb_text_attr(n, "unit");
 	if (!a->value)
 		return QB_ENOMEM;
 	r->q.nanswers++;
@@ -762,7 +745,7 @@ static int add_answer(struct qb_reader *r, const xmlNode *n)
 static int add_side_rationale(struct qb_reader *r, const xmlNode *n)
 {
 	struct qb_side_rationale *s;
-	const char *f = attr(n, "for");
+	const char *f = qb_text_attr(n, "for");
 
 	if (grow((void **)&r->side_v, &r->capside, r->q.nside_rationales + 1, sizeof(*s)))
 		return QB_ENOMEM;
@@ -979,15 +962,15 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 	q->node = qn;
 	q->line = line_of(qn);
 	q->id = NULL;
-	if ((s = attr(qn, "id"))) {
+	if ((s = qb_text_attr(qn, "id"))) {
 		size_t len;
 		const char *t = qb_text_trim(s, &len);
 
 		q->id = arena_strndup(&r->arena, t, len);
 	}
-	q->type_name = attr(qn, "type");
+	q->type_name = qb_text_attr(qn, "type");
 	q->type = qb_qtype_parse(q->type_name);
-	q->points = attr(qn, "points");
+	q->points = qb_text_attr(qn, "points");
 	q->points_value = 1.0;
 	if (q->points) {
 		char *end;
@@ -996,11 +979,11 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 		if (end != q->points)
 			q->points_value = v;
 	}
-	q->shuffle = parse_bool(attr(qn, "shuffle"), 1);
-	s = attr(qn, "select");
+	q->shuffle = parse_bool(qb_text_attr(qn, "shuffle"), 1);
+	s = qb_text_attr(qn, "select");
 	q->has_select = s != NULL;
 	q->select = s ? strtol(s, NULL, 10) : 0;
-	q->case_sensitive = parse_bool(attr(qn, "case-sensitive"), 0);
+	q->case_sensitive = parse_bool(qb_text_attr(qn, "case-sensitive"), 0);
 
 	for (c = qn->children; c && !err; c = c->next) {
 		const char *name;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "text.h"
 
 /* Elements that map to an HTML element of the same name. */
 static const char *const same_name[] = {
@@ -19,17 +20,6 @@ static int is_same_name(const char *name)
 	return 0;
 }
 
-static const char *prop(const xmlNode *n, const char *name)
-{
-	const xmlAttr *a;
-
-	for (a = n->properties; a; a = a->next)
-		if (!a->ns && strcmp((const char *)a->name, name) == 0 && a->children &&
-		    a->children->type == XML_TEXT_NODE)
-			return (const char *)a->children->content;
-	return NULL;
-}
-
 static int text_of(xmlTextWriterPtr w, const xmlNode *n)
 {
 	const xmlNode *c;
@@ -43,7 +33,7 @@ static int text_of(xmlTextWriterPtr w, const xmlNode *n)
 
 static int write_math(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	const char *display = prop(n, "display");
+	const char *display = qb_text_attr(n, "display");
 	int block = display && strcmp(display, "block") == 0;
 	int rc = 0;
 
@@ -78,15 +68,15 @@ static int write_element(xmlTextWriterPtr w, const xmlNode *c, const struct qb_r
 		return xmlTextWriterStartElement(w, BAD_CAST "br") < 0 ||
 		       xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
 	if (strcmp(name, "img") == 0) {
-		const char *src = prop(c, "src");
+		const char *src = qb_text_attr(c, "src");
 
 		if (src && o->img_src)
 			src = o->img_src(o->img_ctx, src);
 		if (xmlTextWriterStartElement(w, BAD_CAST "img") < 0 ||
 		    xmlTextWriterWriteAttribute(w, BAD_CAST "src", BAD_CAST(src ? src : "")) < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "alt", BAD_CAST(prop(c, "alt") ? prop(c, "alt") : "")) < 0)
+		    xmlTextWriterWriteAttribute(w, BAD_CAST "alt", BAD_CAST(qb_text_attr(c, "alt") ? qb_text_attr(c, "alt") : "")) < 0)
 			return QB_EIO;
-		if ((v = prop(c, "width")) && xmlTextWriterWriteAttribute(w, BAD_CAST "width", BAD_CAST v) < 0)
+		if ((v = qb_text_attr(c, "width")) && xmlTextWriterWriteAttribute(w, BAD_CAST "width", BAD_CAST v) < 0)
 			return QB_EIO;
 		return xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
 	}
@@ -99,7 +89,7 @@ static int write_element(xmlTextWriterPtr w, const xmlNode *c, const struct qb_r
 	if (strcmp(name, "pre") == 0) {
 		if (xmlTextWriterStartElement(w, BAD_CAST "pre") < 0)
 			return QB_EIO;
-		if ((v = prop(c, "lang")) && v[0]) {
+		if ((v = qb_text_attr(c, "lang")) && v[0]) {
 			char cls[160];
 
 			snprintf(cls, sizeof(cls), "language-%s", v);
@@ -189,7 +179,7 @@ int qb_rich_has_blocks(const xmlNode *n)
 		    !strcmp((const char *)c->name, "ul") || !strcmp((const char *)c->name, "ol"))
 			return 1;
 		if (!strcmp((const char *)c->name, "math")) {
-			const char *d = prop(c, "display");
+			const char *d = qb_text_attr(c, "display");
 
 			if (d && !strcmp(d, "block"))
 				return 1;

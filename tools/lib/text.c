@@ -236,3 +236,18 @@ uint64_t qb_hash64(const void *p, size_t n)
 	h ^= h >> 31;
 	return h;
 }
+
+const char *qb_text_attr(const xmlNode *n, const char *name)
+{
+	const xmlAttr *a;
+
+	for (a = n->properties; a; a = a->next) {
+		if (a->ns == NULL && strcmp((const char *)a->name, name) == 0) {
+			if (a->children && a->children->type == XML_TEXT_NODE &&
+			    a->children->next == NULL)
+				return (const char *)a->children->content;
+			return "";
+		}
+	}
+	return NULL;
+}

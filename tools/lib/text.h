@@ -30,6 +30,11 @@ int qb_text_normalize(struct qb_buf *out, const char *s, size_t len);
 /* qb_text_plain followed by qb_text_normalize (OUT is cleared first). */
 int qb_text_norm_node(struct qb_buf *out, const xmlNode *n);
 
+/* The value of N's attribute NAME (no namespace) without copying, or NULL.
+ * With entity substitution off an attribute is one text node; anything
+ * else reads as "". */
+const char *qb_text_attr(const xmlNode *n, const char *name);
+
 /* 64-bit hash of bytes (FNV-1a with a final avalanche). */
 uint64_t qb_hash64(const void *p, size_t n);
 

@@ -9,20 +9,10 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../text.h"
 
 #define MAX_DEPTH 64       /* rich text nests far less; guards hostile trees */
 #define MAX_LIST_DEPTH 3   /* LaTeX allows four enumerate levels; options use one */
-
-static const char *prop(const xmlNode *n, const char *name)
-{
-	const xmlAttr *a;
-
-	for (a = n->properties; a; a = a->next)
-		if (!a->ns && strcmp((const char *)a->name, name) == 0 && a->children &&
-		    a->children->type == XML_TEXT_NODE)
-			return (const char *)a->children->content;
-	return NULL;
-}
 
 static int is(const xmlNode *n, const char *name)
 {
@@ -359,7 +349,7 @@ static int inl_children(struct inl *s, const xmlNode *n);
 static int add_math(struct inl *s, const xmlNode *n)
 {
 	struct qb_buf src = QB_BUF_INIT, tex = QB_BUF_INIT;
-	const char *display = prop(n, "display");
+	const char *display = qb_text_attr(n, "display");
 	const char *delim = display && strcmp(display, "block") == 0 ? "$$" : "$";
 	int rc;
 
@@ -433,7 +423,7 @@ done:
 
 static int add_img(struct inl *s, const xmlNode *n)
 {
-	const char *src = prop(n, "src"), *alt = prop(n, "alt"), *width = prop(n, "width");
+	const char *src = qb_text_attr(n, "src"), *alt = qb_text_attr(n, "alt"), *width = qb_text_attr(n, "width");
 	struct qb_buf path = QB_BUF_INIT;
 	struct inl a;
 	size_t i;
@@ -661,7 +651,7 @@ static int para_node(struct blk *b, const xmlNode *c)
 static int pre_block(struct blk *b, const xmlNode *n)
 {
 	struct qb_buf t = QB_BUF_INIT, out = QB_BUF_INIT;
-	const char *lang = prop(n, "lang");
+	const char *lang = qb_text_attr(n, "lang");
 	size_t i, run = 0, longest = 0, start = 0, end;
 	int rc;
 

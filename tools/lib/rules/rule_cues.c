@@ -44,7 +44,7 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 	const struct qb_qcache *c;
 	struct qb_buf *list = &l->scratch2;
 	unsigned long line = 0;
-	size_t i, m[4];
+	size_t i, m[4], a[4];
 	int err, rc;
 
 	if (!qb_qtype_is_choice(q->type))
@@ -57,18 +57,19 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 		const struct qb_qcache_opt *o = &c->opt[i];
 		const char *s = QB_QC_STR(c, o->norm);
 
-		/* "all/none of the above" have rules of their own */
-		rc = qb_rule_match(l, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, m);
-		if (rc == 0)
-			rc = qb_rule_match(l, QB_PAT_NONE_ABOVE, s, o->norm_len, 0, m);
-		if (rc < 0)
-			return rc;
-		if (rc == 1)
-			continue;
 		rc = qb_rule_match(l, QB_PAT_ABSOLUTE, s, o->norm_len, 0, m);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
+			continue;
+		/* "all/none of the above" have rules of their own; asked only once
+		 * an absolute term was found, since few options have one */
+		rc = qb_rule_match(l, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, a);
+		if (rc == 0)
+			rc = qb_rule_match(l, QB_PAT_NONE_ABOVE, s, o->norm_len, 0, a);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
 			continue;
 		if (q->options[i].correct)
 			return 0;  /* the key uses them too: no cue */
