@@ -11,6 +11,8 @@
 #   expected_status   the exit status (0 when the file is absent)
 #   check             a shell script for structural checks (jq, xmllint, ...),
 #                     run with $OUT, $ERR (files) and $STATUS; non-zero fails
+# A case whose output starts with "SKIP: reason" and exits 0 is counted as
+# skipped (e.g. no pseudo-terminal can be made here), and says why.
 #
 # Usage: tests/cli/run.sh [--update] [CASE...]
 #   --update  rewrites expected_stdout / expected_stderr where they exist, and
@@ -45,6 +47,7 @@ fi
 
 passed=0
 failed=0
+skipped=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT INT TERM
 
@@ -68,6 +71,12 @@ for dir in $cases; do
 		echo "$status" >"$dir/expected_status"
 	fi
 
+	if [ $status -eq 0 ] && head -n 1 "$out" | grep -q '^SKIP: '; then
+		skipped=$((skipped + 1))
+		echo "SKIP cli/$name: $(head -n 1 "$out" | sed 's/^SKIP: //')"
+		rm -rf "$tmp"
+		continue
+	fi
 	why=""
 	want=0
 	[ -f "$dir/expected_status" ] && want=$(cat "$dir/expected_status")
@@ -100,5 +109,5 @@ $msg"
 	fi
 done
 
-echo "cli: $passed passed, $failed failed"
+echo "cli: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
