@@ -110,6 +110,7 @@ CLI_SRCS := \
 
 UNIT_SRCS := \
 	tests/unit/check_config.c \
+	tests/unit/check_imgpath.c \
 	tests/unit/check_main.c \
 	tests/unit/check_markdown.c \
 	tests/unit/check_moodle.c \
@@ -290,8 +291,9 @@ $(PRINT)/%.pdf: $(PRINT)/%.md
 # ---- benchmark (not installed; see README "Performance") -------------------
 #
 #   make bench                      100,000 questions
-#   make bench BENCH_N=1000000      a million (about 1.6 GB of XML)
+#   make bench BENCH_N=1000000      a million (about 2 GB of XML)
 #   make bench BENCH_RUNS=1         one run per step instead of the best of 3
+#   make bench BENCH_DOM_RUNS=1     one run of the DOM step (it needs ~5x the file in RAM)
 #
 # Builds qbank, the bank generator (tools/bench/gen.c) and the timing wrapper
 # (tools/bench/rusage.c), generates $(BENCH_DIR)/bank-N.xml once (seeded: the
@@ -301,6 +303,7 @@ $(PRINT)/%.pdf: $(PRINT)/%.md
 
 BENCH_N    ?= 100000
 BENCH_RUNS ?= 3
+BENCH_DOM_RUNS ?= $(BENCH_RUNS)
 BENCH_DIR  ?= build/bench
 BENCH_GEN  := $(BUILD)/bench-tools/qbank-gen
 BENCH_RUSAGE := $(BUILD)/bench-tools/qbank-rusage
@@ -311,7 +314,7 @@ bench: setup
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _bench
 
 _bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_DIR)/bank-$(BENCH_N).xml
-	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) RUNS=$(BENCH_RUNS) OUT=$(BENCH_DIR) \
+	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) RUNS=$(BENCH_RUNS) DOM_RUNS=$(BENCH_DOM_RUNS) OUT=$(BENCH_DIR) \
 		tools/bench/bench.sh $(BENCH_DIR)/bank-$(BENCH_N).xml
 
 $(BENCH_DIR)/bank-%.xml: $(BENCH_GEN)
@@ -386,6 +389,9 @@ $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o $(FUZZ_LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
+# dependency files are made by the compiler, never by a rule: without this,
+# make would try to remake fuzz_export_moodle.d from fuzz_export_moodle.d.o
+$(FUZZ_DIR)/obj/%.d: ;
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/*.d
 
 valgrind: setup
@@ -407,8 +413,8 @@ check-static: setup
 _check_static:
 	@echo "  CPPCHECK tools/"
 	$(Q)cppcheck --quiet --std=c11 --language=c --enable=warning,portability,performance \
-		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 \
-		-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_EXPORTER='"moodle"' \
+		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 -j2 \
+		-I tools/lib -I tools/cli -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_EXPORTER='"moodle"' \
 		$(STATIC_SRCS)
 	@echo "  TIDY    tools/"
 	@# one file per run: clang-tidy 14 carries analyzer state from one file

@@ -27,6 +27,8 @@ jq
 git
 pre-commit
 man-db
+time
+unzip
 "
 if [ "${1:-}" = "hardening" ]; then
   PACKAGES="clang libclang-rt-dev cppcheck clang-tidy valgrind strace"

@@ -6,6 +6,7 @@
 #ifndef QB_FUZZ_COMMON_H
 #define QB_FUZZ_COMMON_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,29 @@ static void fuzz_quiet(void *ctx, const char *msg, ...)
 {
 	(void)ctx;
 	(void)msg;
+}
+
+/* Removes the folder at exit: bank.xml, img/a.png and the outputs. */
+static void fuzz_cleanup(void)
+{
+	char p[400];
+	struct dirent *e;
+	DIR *d = opendir(fuzz_dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", fuzz_dir, e->d_name);
+		(void)unlink(p);
+	}
+	closedir(d);
+	snprintf(p, sizeof(p), "%s/img/a.png", fuzz_dir);
+	(void)unlink(p);
+	snprintf(p, sizeof(p), "%s/img", fuzz_dir);
+	(void)rmdir(p);
+	(void)rmdir(fuzz_dir);
 }
 
 static int fuzz_setup(void)
@@ -48,6 +72,7 @@ static int fuzz_setup(void)
 	fputs("\x89PNG\r\n\x1a\n", f);
 	if (fclose(f) != 0)
 		abort();
+	atexit(fuzz_cleanup);
 	xmlInitParser();
 	xmlSetGenericErrorFunc(NULL, fuzz_quiet);
 	return 0;

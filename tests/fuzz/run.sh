@@ -35,16 +35,19 @@ for t in "$@"; do
 		fi
 	fi
 
+	start=$(date +%s)
+	touch "$dir/.start-$t"
 	# shellcheck disable=SC2086
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=131072 \
 		-dict=tests/fuzz/qbank.dict -print_final_stats=1 \
 		-artifact_prefix="$art/" "$corpus" $existing >"$log" 2>&1
 	rc=$?
+	took=$(($(date +%s) - start))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	nfiles=$(find "$corpus" -type f | wc -l)
 	kb=$(du -sk "$corpus" | cut -f1)
-	crashes=$(find "$art" -type f | wc -l)
-	echo "fuzz-$t: ${execs:-0} executions in ${secs} s, corpus $nfiles files ($kb KB), $crashes crash files"
+	crashes=$(find "$art" -type f -newer "$dir/.start-$t" | wc -l)
+	echo "fuzz-$t: ${execs:-0} executions in ${took} s, corpus $nfiles files ($kb KB), $crashes new crash files"
 	if [ $rc -ne 0 ]; then
 		echo "fuzz-$t: the fuzzer stopped with status $rc; the reproducer is in $art/, the log in $log:" >&2
 		grep -m1 -A12 'ERROR: \|==ERROR\|runtime error' "$log" >&2

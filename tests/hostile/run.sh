@@ -340,7 +340,7 @@ printf '\211PNG\r\n\032\n' >"$T/b/img/ok.png"
 ln -s ../../secret.png "$T/b/img/link.png"
 mkfifo "$T/b/img/fifo.png" 2>/dev/null
 img_q() {
-	printf '<question id="%s" type="single"><stem>Look: <img src="%s" alt="A picture"/></stem>' "$1" "$2"
+	printf '<question id="%s" type="single"><stem>Look at %s: <img src="%s" alt="A picture"/></stem>' "$1" "$1" "$2"
 	printf '<option correct="true"><text>Alpha</text><rationale>Correct. Because.</rationale></option>'
 	printf '<option><text>Bravo</text><rationale>Incorrect. Because.</rationale></option>'
 	printf '<option><text>Charlie</text><rationale>Incorrect. Because.</rationale></option>'
@@ -391,6 +391,58 @@ for x in moodle markdown qti21; do
 	fi
 done
 if [ -n "$(ls -A "$T/imgout")" ]; then bad img-export-files "left: $(ls -A "$T/imgout")"; else ok; fi
+# with the two rules turned off the exporters still refuse to read such files
+printf '[rules]\nimg-unsafe-path = "off"\nimg-missing = "off"\n' >"$T/img-off.toml"
+for x in moodle qti21 markdown; do
+	n=img-disabled-$x
+	run $n 30 export --config "$T/img-off.toml" --to $x -o "$T/imgout/out-$x" "$T/b/images.xml"
+	if sane $n; then
+		if [ $x != markdown ] && [ "$rc" -eq 0 ]; then
+			bad $n "exported images from outside the bank's folder"
+		else
+			absent $n "$SECRET" "$T/imgout"
+		fi
+	fi
+	rm -rf "$T/imgout"/* "$T/imgout"/.[!.]* 2>/dev/null
+done
+
+# ---- zip entries of the QTI package ----------------------------------------------
+
+mkdir -p "$T/z/img/deep/er" "$T/zout"
+printf '\211PNG\r\n\032\n' >"$T/z/img/a.png"
+printf '\211PNG\r\n\032\n' >"$T/z/img/deep/er/b c.png"
+{
+	bank_head zip
+	img_q zip-1 img/a.png
+	img_q zip-2 "img/./deep/er/b c.png"
+	img_q zip-3 "img//a.png"
+	printf '</bank>\n'
+} >"$T/z/zip.xml"
+run zip-export 60 export --no-config --to qti21 -o "$T/zout/package.zip" "$T/z/zip.xml"
+if grep -q 'not available yet' "$T/zip-export.err"; then
+	skipped zip-entries "the qti21 exporter is not built yet"
+elif ! command -v unzip >/dev/null 2>&1; then
+	skipped zip-entries "unzip is not installed"
+elif sane zip-export; then
+	if [ "$rc" -ne 0 ]; then
+		bad zip-export "exit $rc: $(head -c 400 "$T/zip-export.err")"
+	else
+		unzip -Z1 "$T/zout/package.zip" >"$T/zip-entries" 2>/dev/null
+		if [ ! -s "$T/zip-entries" ]; then
+			bad zip-entries "no entries listed"
+		elif grep -Eq '^/|(^|/)\.\.(/|$)|\\|^[A-Za-z]:|(^|/)\.(/|$)|//' "$T/zip-entries"; then
+			bad zip-entries "an entry escapes or is not normalised: $(grep -E '^/|\.\.|\\|//' "$T/zip-entries" | head -3)"
+		else
+			ok
+		fi
+		unzip -q -d "$T/zout/x" "$T/zout/package.zip" >/dev/null 2>&1
+		if [ -n "$(find "$T/zout" -newer "$T/z/zip.xml" ! -path "$T/zout/x*" ! -name package.zip | grep -v "^$T/zout\$")" ]; then
+			bad zip-extract "extracting wrote outside its folder"
+		else
+			ok
+		fi
+	fi
+fi
 
 # ---- paths and files -----------------------------------------------------------
 

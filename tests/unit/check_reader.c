@@ -262,6 +262,110 @@ START_TEST(lines_beyond_65535)
 }
 END_TEST
 
+/* Writes TEXT (LEN bytes) to a new temporary file; PATH receives its name. */
+static void write_temp(char *path, const char *text, size_t len)
+{
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Hardening: a DOCTYPE (entities, XXE) or a non-UTF-8 file is refused with
+ * one finding before anything else is parsed. */
+START_TEST(doctype_and_encoding_are_refused)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *rule;
+		unsigned long line;
+	} cases[] = {
+		{ "<?xml version=\"1.0\"?>\n<!DOCTYPE bank [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
+		  "<bank id=\"b\" version=\"1\"><title>&x;</title></bank>\n", 0, "xml-doctype", 2 },
+		{ "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<bank id=\"b\" version=\"1\">"
+		  "<title>t</title></bank>\n", 0, "xml-encoding", 1 },
+		/* UTF-16LE with a byte-order mark: "<?" */
+		{ "\xff\xfe<\0?\0x\0m\0l\0", 12, "xml-encoding", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[] = "/tmp/qbank-hostile-XXXXXX";
+		struct sink s = { .n = 0 };
+		struct qb_reader *r;
+		const struct qb_question *q;
+
+		write_temp(path, cases[i].text, cases[i].len ? cases[i].len : strlen(cases[i].text));
+		r = open_fixture(path, &s);
+		ck_assert_int_eq(qb_reader_next(r, &q), 0);
+		ck_assert_int_eq(s.n, 1);
+		ck_assert_str_eq(s.v[0].rule, cases[i].rule);
+		ck_assert_uint_eq(s.v[0].line, cases[i].line);
+		ck_assert_ptr_null(strstr(s.v[0].msg, "root:"));
+		qb_reader_free(r);
+		unlink(path);
+	}
+}
+END_TEST
+
+/* libxml2's two-line messages become one line (output formats are line based). */
+START_TEST(messages_are_one_line)
+{
+	static const char text[] = "<?xml version=\"1.0\"?>\n<bank id=\"b\" version=\"1\">\n"
+				   "<title>caf\xe9 \xff</title></bank>\n";
+	char path[] = "/tmp/qbank-hostile-XXXXXX";
+	struct sink s = { .n = 0 };
+	struct qb_reader *r;
+	const struct qb_question *q;
+	int i;
+
+	write_temp(path, text, sizeof(text) - 1);
+	r = open_fixture(path, &s);
+	while (qb_reader_next(r, &q) == 1)
+		;
+	ck_assert_int_ge(s.n, 1);
+	for (i = 0; i < s.n; i++)
+		ck_assert_ptr_null(strchr(s.v[i].msg, '\n'));
+	ck_assert_ptr_nonnull(strstr(s.v[0].msg, "not valid UTF-8"));
+	qb_reader_free(r);
+	unlink(path);
+}
+END_TEST
+
+/* An id over the limit is reported, shortened, and the question is handed
+ * out invalid so that no rule or exporter works on it. */
+START_TEST(limits_make_a_question_invalid)
+{
+	char path[] = "/tmp/qbank-hostile-XXXXXX";
+	struct sink s = { .n = 0 };
+	struct qb_reader *r;
+	const struct qb_question *q;
+	char text[1024];
+	char id[202];
+
+	memset(id, 'i', 201);
+	id[201] = '\0';
+	snprintf(text, sizeof(text), "<?xml version=\"1.0\"?>\n<bank id=\"b\" version=\"1\">"
+		 "<title>t</title>\n<question id=\"%s\" type=\"single\"><stem>s</stem>"
+		 "<option correct=\"true\"><text>a</text></option><option><text>b</text></option>"
+		 "</question>\n</bank>\n", id);
+	write_temp(path, text, strlen(text));
+	r = open_fixture(path, &s);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_int_eq(q->schema_invalid, 1);
+	ck_assert_uint_eq(strlen(q->id), 100 + 3);   /* 100 characters and U+2026 */
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_str_eq(s.v[0].rule, "limit-exceeded");
+	ck_assert_uint_eq(s.v[0].line, 3);
+	ck_assert_int_eq(qb_reader_next(r, &q), 0);
+	qb_reader_free(r);
+	unlink(path);
+}
+END_TEST
+
 Suite *suite_reader(void)
 {
 	Suite *s = suite_create("reader");
@@ -274,6 +378,9 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, empty_file_is_a_finding);
 	tcase_add_test(tc, missing_file_is_an_io_error);
 	tcase_add_test(tc, lines_beyond_65535);
+	tcase_add_test(tc, doctype_and_encoding_are_refused);
+	tcase_add_test(tc, messages_are_one_line);
+	tcase_add_test(tc, limits_make_a_question_invalid);
 	suite_add_tcase(s, tc);
 	return s;
 }
