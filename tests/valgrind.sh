@@ -27,7 +27,7 @@ chmod +x "$dir/qbank"
 failed=0
 for t in tests/cli/run.sh tests/golden/run.sh tests/hostile/run.sh; do
 	[ -x "$t" ] || continue
-	QBANK="$dir/qbank" HOSTILE_QUICK=1 HOSTILE_NO_RSS=1 "$t" || failed=1
+	QBANK="$dir/qbank" HOSTILE_QUICK=1 HOSTILE_NO_LIMITS=1 "$t" || failed=1
 done
 CK_FORK=no $VG --log-file="$dir/logs/check_unit.%p" "$UNIT" || failed=1
 

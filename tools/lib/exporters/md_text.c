@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../imgpath.h"
 #include "../text.h"
 
 #define MAX_DEPTH 64       /* rich text nests far less; guards hostile trees */
@@ -213,11 +214,12 @@ static int list_number(const char *s, size_t n)
  * #, >, |, %, ~, `) is escaped wherever it occurs. */
 static int fix_line_start(struct qb_buf *out, size_t line)
 {
-	const char *s = out->ptr + line;
+	const char *s;
 	size_t i;
 
 	if (line >= out->len)
 		return 0;
+	s = out->ptr + line;  /* only now: out->ptr is NULL while nothing was written */
 	if (s[0] == '-' || s[0] == '+' || s[0] == '=' || s[0] == ':')
 		return buf_insert(out, line, "\\");
 	for (i = 0; is_alnum((unsigned char)s[i]); i++)
@@ -432,8 +434,22 @@ static int add_img(struct inl *s, const xmlNode *n)
 	if (!src)
 		return 0;
 	rc = flush(s);
-	if (!rc)
-		rc = img_path(&path, s->paths, src);
+	if (rc)
+		return rc;
+	if (s->paths && s->paths->bank_file) {
+		/* Never hand pandoc a path outside the bank's folder or a URL, even
+		 * with the img rules turned off: print the alt text instead. */
+		char *resolved = NULL;
+		const char *why = NULL;
+		int v = qb_img_path_check(s->paths->bank_file, src, &resolved, &why);
+
+		free(resolved);
+		if (v < 0)
+			return v;
+		if (v == QB_IMG_UNSAFE)
+			return alt ? add_text(s, alt, strlen(alt)) : 0;
+	}
+	rc = img_path(&path, s->paths, src);
 	if (!rc)
 		rc = qb_buf_adds(s->out, "![");
 	if (!rc && alt) {
