@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include <libxml/xmlwriter.h>
@@ -752,7 +753,8 @@ int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error
 	    xmlTextWriterSetIndentString(st->w, BAD_CAST "  ") < 0 ||
 	    xmlTextWriterStartDocument(st->w, "1.0", "UTF-8", NULL) < 0 ||
 	    xmlTextWriterStartElement(st->w, BAD_CAST "quiz") < 0) {
-		qb_error_set(err, QB_EIO, "%s: cannot write", qb_atomic_path(st->out));
+		qb_error_set(err, QB_EIO, "%s: cannot write: %s", qb_atomic_path(st->out),
+			     strerror(errno ? errno : EIO));
 		qb_moodle_abort(st);
 		return QB_EIO;
 	}
@@ -883,7 +885,8 @@ int qb_moodle_question(void *state, const struct qb_question *q)
 		if (st->field.rc)
 			problem(st, q, 0, "%s", st->field.why);
 		else
-			qb_error_set(st->err, QB_EIO, "%s: write failed", qb_atomic_path(st->out));
+			qb_error_set(st->err, QB_EIO, "%s: write failed: %s", qb_atomic_path(st->out),
+				     strerror(errno ? errno : EIO));
 		return st->field.rc ? 0 : QB_EIO;
 	}
 	return 0;
@@ -906,7 +909,8 @@ int qb_moodle_commit(void *state, struct qb_error *err)
 		return QB_EREFUSED;
 	}
 	if (xmlTextWriterEndDocument(st->w) < 0 || xmlTextWriterFlush(st->w) < 0) {
-		qb_error_set(err, QB_EIO, "%s: write failed", qb_atomic_path(out));
+		qb_error_set(err, QB_EIO, "%s: write failed: %s", qb_atomic_path(out),
+			     strerror(errno ? errno : EIO));
 		qb_moodle_abort(st);
 		return QB_EIO;
 	}
