@@ -98,6 +98,8 @@ static long rule_index(const char *rule, const struct qb_config *cfg)
 
 	if (r)
 		return (long)(r - qb_rules);
+	if (!cfg)
+		return -1;
 	u = qb_config_user_rule(cfg, rule);
 	return u ? (long)(qb_nrules + (size_t)(u - cfg->user_rules)) : -1;
 }

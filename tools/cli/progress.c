@@ -62,7 +62,7 @@ void cli_progress_update(void *ctx, unsigned long long done, unsigned long long 
 		fprintf(stderr, "%*s", p->width - (w - 1), "");
 	if (w > 0 && w - 1 > p->width)
 		p->width = w - 1;
-	fflush(stderr);
+	(void)fflush(stderr);  /* progress is best effort: a lost frame is harmless */
 	p->shown = 1;
 }
 
@@ -71,6 +71,6 @@ void cli_progress_done(struct cli_progress *p)
 	if (!p || !p->shown)
 		return;
 	fprintf(stderr, "\r%*s\r", p->width, "");
-	fflush(stderr);
+	(void)fflush(stderr);
 	p->shown = 0;
 }

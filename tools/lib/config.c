@@ -857,7 +857,7 @@ int qb_config_load(struct qb_config *c, const char *path, struct qb_error *err)
 		qb_error_set(err, QB_EIO, "cannot read %s: %s", path, strerror(errno));
 		rc = QB_EIO;
 	}
-	fclose(f);
+	(void)fclose(f);  /* read-only: ferror() above already caught read errors */
 	if (!rc)
 		rc = qb_config_parse(c, path, text.ptr ? text.ptr : "", text.len, err);
 	if (!rc && !c->path) {

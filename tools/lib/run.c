@@ -31,7 +31,6 @@ static int run_file(struct qb_lint *l, xmlSchemaPtr schema, const char *file, si
 		return rc;
 	rc = qb_lint_file_begin(l, file, index);
 	while (!rc && (rc = qb_reader_next(r, &q)) == 1) {
-		rc = 0;
 		if (h && h->bank && !bank_sent) {
 			bank_sent = 1;
 			rc = h->bank(h->ctx, qb_reader_bank(r));

@@ -205,7 +205,7 @@ static void state_free(struct md_state *st, int abort_outputs)
 		if (abort_outputs)
 			qb_atomic_abort(st->out[i].a);
 		if (st->out[i].key)
-			fclose(st->out[i].key);
+			(void)fclose(st->out[i].key);  /* a scratch file, discarded */
 	}
 	if (abort_outputs)
 		qb_atomic_abort(st->keyfile);
@@ -385,7 +385,8 @@ int qb_md_question(void *state, const struct qb_question *q)
 		rc = flush_group(st);
 	if (!rc && st->ngroup == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 64;
-		struct md_item **g = realloc(st->group, cap * sizeof(*g));
+		/* an array of pointers: sizeof(*g) is meant */
+		struct md_item **g = realloc(st->group, cap * sizeof(*g));  /* NOLINT(bugprone-sizeof-expression) */
 
 		if (!g)
 			rc = QB_ENOMEM;

@@ -360,7 +360,8 @@ static int match_ids_build(struct match_ids *m, const struct qb_question *q)
 	memset(m, 0, sizeof(*m));
 	m->resp = calloc(q->npairs ? q->npairs : 1, sizeof(*m->resp));
 	m->dist = calloc(q->ndistractors ? q->ndistractors : 1, sizeof(*m->dist));
-	m->resp_node = calloc(n ? n : 1, sizeof(*m->resp_node));
+	/* an array of node pointers: sizeof(*m->resp_node) is meant */
+	m->resp_node = calloc(n ? n : 1, sizeof(*m->resp_node));  /* NOLINT(bugprone-sizeof-expression) */
 	if (!norm || !m->resp || !m->dist || !m->resp_node) {
 		rc = QB_ENOMEM;
 		goto done;

@@ -102,8 +102,10 @@ static size_t distance(const int32_t *a, size_t na, const int32_t *b, size_t nb,
 
 	if ((na > nb ? na - nb : nb - na) > k)
 		return k + 1;
-	for (j = 0; j <= nb; j++)
+	for (j = 0; j <= nb; j++) {
 		prev[j] = j <= k ? (unsigned short)j : FAR;
+		cur[j] = FAR;  /* outside the band nothing is read, but keep it defined */
+	}
 	for (i = 1; i <= na; i++) {
 		size_t lo = i > k ? i - k : 1, hi = i + k < nb ? i + k : nb;
 		unsigned best;
