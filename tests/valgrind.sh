@@ -39,4 +39,6 @@ for f in $bad; do
 	head -40 "$f" >&2
 done
 echo "valgrind: $n processes, $m with errors"
+# the closing line in the suite's usual form: processes clean / with errors
+echo "valgrind: $((n - m)) passed, $m failed"
 [ "$m" -eq 0 ] && [ $failed -eq 0 ]
