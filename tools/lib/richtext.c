@@ -130,7 +130,7 @@ static int write_children(xmlTextWriterPtr w, const xmlNode *n, const struct qb_
 
 int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL };
+	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL };
 
 	if (!n)
 		return 0;
@@ -152,8 +152,12 @@ int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_o
 	}
 	/* xmlTextWriter escapes text only inside an open element: wrap, then strip. */
 	rc = xmlTextWriterStartElement(w, BAD_CAST "r") < 0 ? QB_EIO : 0;
+	if (!rc && o && o->wrap && xmlTextWriterStartElement(w, BAD_CAST o->wrap) < 0)
+		rc = QB_EIO;
 	if (!rc)
 		rc = qb_rich_write(w, n, o);
+	if (!rc && o && o->wrap && xmlTextWriterEndElement(w) < 0)
+		rc = QB_EIO;
 	if (!rc && (xmlTextWriterEndElement(w) < 0 || xmlTextWriterFlush(w) < 0))
 		rc = QB_EIO;
 	xmlFreeTextWriter(w);

@@ -21,6 +21,9 @@ struct qb_rich_opts {
 	 * @@PLUGINFILE@@/name); NULL keeps it. The result is used at once. */
 	const char *(*img_src)(void *ctx, const char *src);
 	void *img_ctx;
+	/* qb_rich_to_html only: an element (e.g. "p") to wrap the whole text in,
+	 * or NULL. */
+	const char *wrap;
 };
 
 /* Writes the children of rich-text element N (stem, text, rationale, ...).

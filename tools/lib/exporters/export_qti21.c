@@ -575,7 +575,7 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b)
 int qb_qti_question(void *state, const struct qb_question *q)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st } };
+	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st, NULL } };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;

@@ -294,61 +294,31 @@ static const char *map_src(void *ctx, const char *src)
 
 int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap_p)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX, map_src, f };
-	xmlBufferPtr buf;
-	xmlTextWriterPtr w;
-	int rc, wrap;
+	struct qb_rich_opts o = { QB_MATH_TEX, map_src, f, NULL };
+	size_t start, len;
+	int rc;
 
 	field_reset(f);
 	if (qb_buf_grow(&f->html, 0))
 		return QB_ENOMEM;
 	if (!n)
 		return 0;
-	wrap = wrap_p && !qb_rich_has_blocks(n) && !qb_text_is_blank(n);
-	buf = xmlBufferCreate();
-	if (!buf)
-		return QB_ENOMEM;
-	w = xmlNewTextWriterMemory(buf, 0);
-	if (!w) {
-		xmlBufferFree(buf);
-		return QB_ENOMEM;
-	}
-	/* The writer escapes text only inside an open element: write under a
-	 * wrapper element <r> and keep what is between its tags. */
-	rc = xmlTextWriterStartElement(w, BAD_CAST "r") < 0 ? QB_EIO : 0;
-	if (!rc && wrap && xmlTextWriterStartElement(w, BAD_CAST "p") < 0)
-		rc = QB_EIO;
-	if (!rc)
-		rc = qb_rich_write(w, n, &o);
-	if (!rc && wrap && xmlTextWriterEndElement(w) < 0)
-		rc = QB_EIO;
-	if (!rc && (xmlTextWriterEndElement(w) < 0 || xmlTextWriterFlush(w) < 0))
-		rc = QB_EIO;
-	xmlFreeTextWriter(w);
+	if (wrap_p && !qb_rich_has_blocks(n) && !qb_text_is_blank(n))
+		o.wrap = "p";
+	rc = qb_rich_to_html(&f->html, n, &o);
 	if (!rc && f->rc)
 		rc = f->rc;
-	if (!rc) {
-		const char *s = (const char *)xmlBufferContent(buf);
-		size_t len = (size_t)xmlBufferLength(buf);
-
-		/* "<r>...</r>", or "<r/>" when there was nothing to write */
-		/* Moodle trims every text on import: do it here, outside any tag */
-		if (len >= 7 && strncmp(s, "<r>", 3) == 0) {
-			const char *t = s + 3;
-			size_t tl = len - 7;
-
-			while (tl && (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')) {
-				t++;
-				tl--;
-			}
-			while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t' || t[tl - 1] == '\n' ||
-				      t[tl - 1] == '\r'))
-				tl--;
-			rc = qb_buf_add(&f->html, t, tl);
-		}
-	}
-	xmlBufferFree(buf);
-	return rc;
+	if (rc)
+		return rc;
+	/* Moodle trims every text on import: do it here, outside any tag */
+	for (start = 0; start < f->html.len && strchr(" \t\n\r", f->html.ptr[start]); start++)
+		;
+	for (len = f->html.len; len > start && strchr(" \t\n\r", f->html.ptr[len - 1]); len--)
+		;
+	memmove(f->html.ptr, f->html.ptr + start, len - start);
+	f->html.len = len - start;
+	f->html.ptr[f->html.len] = '\0';
+	return 0;
 }
 
 int qb_moodle_field_write_content(xmlTextWriterPtr w, struct qb_moodle_field *f)
