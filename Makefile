@@ -32,7 +32,7 @@ endif
 PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive
 ifeq ($(QB_INNER),1)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 CHECK_CFLAGS := $(shell pkg-config --cflags check)
 CHECK_LIBS   := $(shell pkg-config --libs check)
 endif

@@ -55,7 +55,7 @@ static void free_schema(void)
 
 static struct qb_reader *open_fixture(const char *path, struct sink *s)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, s };
+	struct qb_reader_opts o = { schema, 0, on_diag, s, 1 };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -219,7 +219,7 @@ END_TEST
 
 START_TEST(missing_file_is_an_io_error)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 1 };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -366,6 +366,45 @@ START_TEST(limits_make_a_question_invalid)
 }
 END_TEST
 
+/* With slots, questions stay whole while the reader reads on: their
+ * subtrees, attributes, categories and pragmas outlive the end tags of
+ * their categories, until they are given back. */
+START_TEST(slots_keep_questions_until_released)
+{
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 3 };
+	struct qb_error err = { 0, "" };
+	const struct qb_question *q[4];
+	struct qb_reader *r = NULL;
+	struct sink s = { .n = 0 };
+	int i;
+
+	o.diag_ctx = &s;
+	ck_assert_int_eq(qb_reader_open(&r, FIX "all-types.xml", &o, &err), 0);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(qb_reader_next(r, &q[i]), 1);
+	ck_assert_int_eq(qb_reader_next(r, &q[3]), QB_EINVAL);
+	ck_assert_str_eq(q[0]->id, "q-single");
+	ck_assert_str_eq(qb_text_attr(q[0]->node, "points"), "2");
+	ck_assert_uint_eq(q[0]->npragmas, 1);
+	ck_assert_uint_eq(q[0]->ncategories, 1);
+	ck_assert_str_eq(q[0]->categories[0], "Choice");
+	ck_assert_str_eq(plain(q[0]->stem), "Which one?");
+	ck_assert_str_eq(q[1]->id, "q-multiple");
+	ck_assert_uint_eq(q[1]->ncategories, 2);
+	ck_assert_str_eq(q[1]->categories[1], "Nested");
+	ck_assert_uint_eq(q[1]->npragmas, 0);
+	ck_assert_str_eq(q[2]->id, "q-tf");
+	ck_assert_uint_eq(q[2]->ncategories, 0);
+	ck_assert_ptr_eq(q[2]->node->children->parent, q[2]->node);
+	qb_reader_release(r, q[1]);
+	ck_assert_int_eq(qb_reader_next(r, &q[1]), 1);
+	ck_assert_str_eq(q[1]->id, "q-short");
+	ck_assert_str_eq(q[0]->categories[0], "Choice");
+	qb_reader_free(r);  /* frees the questions still held */
+}
+END_TEST
+
+
 Suite *suite_reader(void)
 {
 	Suite *s = suite_create("reader");
@@ -381,6 +420,7 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, doctype_and_encoding_are_refused);
 	tcase_add_test(tc, messages_are_one_line);
 	tcase_add_test(tc, limits_make_a_question_invalid);
+	tcase_add_test(tc, slots_keep_questions_until_released);
 	suite_add_tcase(s, tc);
 	return s;
 }

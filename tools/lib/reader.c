@@ -43,6 +43,27 @@ struct category {
 	unsigned long line;
 };
 
+/* The storage behind one question handed out: its strings, arrays and
+ * pragmas, and its XML subtree, detached from the reader's document so
+ * that the parser can move on while the question is still in use (see
+ * qb_reader_release). The reader builds each question in its own working
+ * set (below) and swaps that with a free slot when it hands it out. */
+struct slot {
+	struct qb_question q;      /* first: a question's address is its slot's */
+	struct arena arena;
+	struct qb_option *opts_v;   size_t capopts;
+	struct qb_answer *ans_v;    size_t capans;
+	struct qb_side_rationale *side_v; size_t capside;
+	struct qb_pair *pairs_v;    size_t cappairs;
+	struct qb_distractor *dis_v; size_t capdis;
+	const char **tags_v;        size_t captags;
+	const char **catnames;      size_t capcatnames;
+	struct qb_pragma *pragmas;  size_t npragmas, cappragmas;
+	char **pragma_text;
+	xmlNodePtr holder;         /* <question> with the question's children and attributes */
+	int busy;
+};
+
 struct qb_reader {
 	xmlTextReaderPtr xr;
 	char *path;
@@ -55,7 +76,7 @@ struct qb_reader {
 
 	struct category *cats;
 	size_t ncats, capcats;
-	const char **catnames;     /* view of cats[].name for the question */
+	const char **catnames;     /* copies of cats[].name in the arena, for the question */
 	size_t category_serial;
 
 	struct qb_question q;
@@ -80,8 +101,10 @@ struct qb_reader {
 	int done;
 	int over_limit;            /* the current question broke a limit (limits.h) */
 	int advance_with_next;     /* the current node's subtree was consumed */
-	int clear_pragmas_next;
 	size_t capcatnames;
+
+	struct slot *slots;        /* questions handed out; see qb_reader_release */
+	size_t nslots;
 };
 
 /* ---- arena ---------------------------------------------------------- */
@@ -572,6 +595,10 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 	r->keep = xmlNewDoc(BAD_CAST "1.0");
 	if (!r->path || !r->keep)
 		goto nomem;
+	r->nslots = opts->slots ? opts->slots : 1;
+	r->slots = calloc(r->nslots, sizeof(*r->slots));
+	if (!r->slots)
+		goto nomem;
 	r->bank.file = r->path;
 	r->q.file = r->path;
 	r->q.file_index = opts->file_index;
@@ -629,12 +656,61 @@ static void clear_pragmas(struct qb_reader *r)
 	r->npragmas = 0;
 }
 
+static void release_slot(struct slot *s)
+{
+	size_t i;
+
+	if (!s->busy)
+		return;
+	/* on the reader's thread: the subtree's strings may be in the
+	 * document's dictionary, which the parser keeps adding to */
+	xmlFreeNode(s->holder);
+	s->holder = NULL;
+	for (i = 0; i < s->npragmas; i++)
+		free(s->pragma_text[i]);
+	s->npragmas = 0;
+	s->busy = 0;
+}
+
+void qb_reader_release(struct qb_reader *r, const struct qb_question *q)
+{
+	size_t i;
+
+	for (i = 0; i < r->nslots; i++)
+		if (q == &r->slots[i].q)
+			release_slot(&r->slots[i]);
+}
+
+static void dispose_slots(struct qb_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nslots; i++) {
+		struct slot *s = &r->slots[i];
+
+		release_slot(s);
+		arena_dispose(&s->arena);
+		free(s->opts_v);
+		free(s->ans_v);
+		free(s->side_v);
+		free(s->pairs_v);
+		free(s->dis_v);
+		free(s->tags_v);
+		free(s->catnames);
+		free(s->pragmas);
+		free(s->pragma_text);
+	}
+	free(r->slots);
+}
+
 void qb_reader_free(struct qb_reader *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
+	if (r->slots)
+		dispose_slots(r);  /* before the document their subtrees point into */
 	if (r->xr)
 		xmlFreeTextReader(r->xr);
 	for (i = 0; i < r->ncats; i++)
@@ -1028,8 +1104,15 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 	q->distractors = r->dis_v;
 	q->tags = r->tags_v;
 
-	for (i = 0; i < r->ncats; i++)
-		r->catnames[i] = r->cats[i].name;
+	/* copies: a category's name is freed at its end tag, which the parser
+	 * may reach while this question is still in use */
+	if (grow((void **)&r->catnames, &r->capcatnames, r->ncats, sizeof(char *)))
+		return QB_ENOMEM;
+	for (i = 0; i < r->ncats; i++) {
+		r->catnames[i] = arena_strndup(&r->arena, r->cats[i].name, strlen(r->cats[i].name));
+		if (!r->catnames[i])
+			return QB_ENOMEM;
+	}
 	q->categories = r->catnames;
 	q->ncategories = r->ncats;
 	q->category_serial = r->category_serial;
@@ -1049,6 +1132,62 @@ static void reset_question(struct qb_reader *r)
 	memset(q, 0, sizeof(*q));
 	q->file = file;
 	q->file_index = fi;
+}
+
+#define SWAP(a, b) do { __typeof__(a) swap_tmp_ = (a); (a) = (b); (b) = swap_tmp_; } while (0)
+
+/* Hands the question just built out in slot S: the working set and the
+ * slot trade their buffers (the slot's were released, so the reader gets
+ * empty ones back), and the question's children and attributes move from
+ * the reader's <question> node, which the parser frees when it moves on,
+ * to a holder node of the slot's. */
+static int hand_out(struct qb_reader *r, xmlNodePtr qn, struct slot *s)
+{
+	xmlNodePtr h = xmlNewDocNode(qn->doc, NULL, qn->name, NULL), c;
+	xmlAttrPtr a;
+
+	if (!h)
+		return QB_ENOMEM;
+	h->line = qn->line;
+	h->children = qn->children;
+	h->last = qn->last;
+	h->properties = qn->properties;
+	h->nsDef = qn->nsDef;
+	for (c = h->children; c; c = c->next)
+		c->parent = h;
+	for (a = h->properties; a; a = a->next)
+		a->parent = h;
+	qn->children = qn->last = NULL;
+	qn->properties = NULL;
+	qn->nsDef = NULL;
+	s->holder = h;
+
+	SWAP(r->arena, s->arena);
+	SWAP(r->opts_v, s->opts_v);   SWAP(r->capopts, s->capopts);
+	SWAP(r->ans_v, s->ans_v);     SWAP(r->capans, s->capans);
+	SWAP(r->side_v, s->side_v);   SWAP(r->capside, s->capside);
+	SWAP(r->pairs_v, s->pairs_v); SWAP(r->cappairs, s->cappairs);
+	SWAP(r->dis_v, s->dis_v);     SWAP(r->capdis, s->capdis);
+	SWAP(r->tags_v, s->tags_v);   SWAP(r->captags, s->captags);
+	SWAP(r->catnames, s->catnames); SWAP(r->capcatnames, s->capcatnames);
+	SWAP(r->pragmas, s->pragmas); SWAP(r->pragma_text, s->pragma_text);
+	SWAP(r->npragmas, s->npragmas); SWAP(r->cappragmas, s->cappragmas);
+	s->q = r->q;
+	s->q.node = h;
+	s->busy = 1;
+	return 0;
+}
+
+static struct slot *free_slot(struct qb_reader *r)
+{
+	size_t i;
+
+	if (r->nslots == 1)
+		release_slot(&r->slots[0]);  /* valid until the next call */
+	for (i = 0; i < r->nslots; i++)
+		if (!r->slots[i].busy)
+			return &r->slots[i];
+	return NULL;
 }
 
 /* ---- the bank element and categories -------------------------------- */
@@ -1223,13 +1362,14 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 {
 	int ret, err;
 
+	struct slot *s;
+
 	*out = NULL;
-	if (r->clear_pragmas_next) {
-		clear_pragmas(r);
-		r->clear_pragmas_next = 0;
-	}
 	if (r->done)
 		return 0;
+	s = free_slot(r);
+	if (!s)
+		return QB_EINVAL;  /* the caller holds every slot: release one first */
 	reset_question(r);
 
 	while ((ret = advance(r)) == 1) {
@@ -1284,9 +1424,10 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 			r->q.schema_invalid = flush_errors(r, start, end, r->q.id) > 0 ||
 					      r->over_limit;
 			r->advance_with_next = 1;
-			*out = &r->q;
-			/* Pragmas belong to this question only; they are cleared on the next call. */
-			r->clear_pragmas_next = 1;
+			/* pragmas go with this question; the next one starts with none */
+			if ((err = hand_out(r, qn, s)))
+				return err;
+			*out = &s->q;
 			return 1;
 		}
 	}

@@ -1,8 +1,55 @@
 #include "run.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "reader.h"
+
+/* Each file is read on a thread of its own while the calling thread lints
+ * and exports: parsing with schema validation is most of the cost, and the
+ * two halves then overlap on two cores. The reader thread hands questions
+ * over through a small queue, in file order; findings the reader makes are
+ * carried with the question they came before, so the linter sees exactly
+ * the sequence a single thread would. Questions go back to the reader
+ * thread to be freed (their nodes belong to the parser's document). */
+
+#define QUEUE_LEN 32
+#define SLOTS (2 * QUEUE_LEN + 2)
+
+struct rdiag {
+	unsigned long line;
+	const char *rule, *question, *message;  /* point into the same block */
+	const char *file;
+};
+
+struct rdiags {
+	struct rdiag *v;
+	size_t n, cap;
+	int nomem;
+};
+
+struct event {
+	const struct qb_question *q;  /* NULL: the end of the file */
+	struct rdiags diags;          /* findings made before q */
+	struct qb_bank_info bank;     /* as it was when q was read */
+	unsigned long long offset;
+	int rc;                       /* with q == NULL: the reader's result */
+};
+
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t to_reader, to_linter;
+	struct event queue[QUEUE_LEN];
+	size_t head, len;
+	const struct qb_question *done[SLOTS];
+	size_t ndone;
+	size_t held;                  /* questions out of the reader's hands */
+	int stop;
+	struct qb_reader *r;
+	struct rdiags pending;        /* the reader thread's, until queued */
+};
 
 static unsigned long long total_size(const char *const *files, size_t n)
 {
@@ -16,40 +63,263 @@ static unsigned long long total_size(const char *const *files, size_t n)
 	return t;
 }
 
+/* ---- findings carried across threads ------------------------------------ */
+
+static char *put(char *p, const char *s, const char **out)
+{
+	size_t n = s ? strlen(s) + 1 : 0;
+
+	*out = s ? memcpy(p, s, n) : NULL;
+	return p + n;
+}
+
+static void collect_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+			 const char *question, const char *message)
+{
+	struct rdiags *d = ctx;
+	size_t size = strlen(file) + strlen(rule) + strlen(message) + 3 +
+		      (question ? strlen(question) + 1 : 0);
+	struct rdiag *x;
+	char *p;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 4;
+		struct rdiag *v = realloc(d->v, cap * sizeof(*v));
+
+		if (!v) {
+			d->nomem = 1;
+			return;
+		}
+		d->v = v;
+		d->cap = cap;
+	}
+	p = malloc(size);
+	if (!p) {
+		d->nomem = 1;
+		return;
+	}
+	x = &d->v[d->n++];
+	x->line = line;
+	p = put(p, file, &x->file);
+	p = put(p, rule, &x->rule);
+	p = put(p, message, &x->message);
+	(void)put(p, question, &x->question);
+}
+
+static void free_diags(struct rdiags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free((char *)d->v[i].file);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Replays D into the linter, in the order the reader made them. */
+static int replay_diags(struct qb_lint *l, struct rdiags *d)
+{
+	size_t i;
+	int nomem = d->nomem;
+
+	for (i = 0; i < d->n; i++)
+		qb_lint_reader_diag(l, d->v[i].file, d->v[i].line, d->v[i].rule,
+				    d->v[i].question, d->v[i].message);
+	free_diags(d);
+	return nomem ? QB_ENOMEM : 0;
+}
+
+/* ---- the reader thread ----------------------------------------------- */
+
+/* Frees the questions the linter is done with, outside the lock. */
+static void take_back(struct pipe *p)
+{
+	const struct qb_question *done[SLOTS];
+	size_t i, n;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && p->held == SLOTS && p->ndone == 0)
+		pthread_cond_wait(&p->to_reader, &p->mu);
+	n = p->ndone;
+	memcpy(done, p->done, n * sizeof(done[0]));
+	p->ndone = 0;
+	p->held -= n;
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < n; i++)
+		qb_reader_release(p->r, done[i]);
+}
+
+static void *read_all(void *arg)
+{
+	struct pipe *p = arg;
+	int rc;
+
+	do {
+		struct event ev;
+		const struct qb_question *q = NULL;
+
+		take_back(p);
+		rc = qb_reader_next(p->r, &q);
+		memset(&ev, 0, sizeof(ev));
+		ev.q = rc == 1 ? q : NULL;
+		ev.rc = rc < 0 ? rc : 0;
+		ev.diags = p->pending;
+		memset(&p->pending, 0, sizeof(p->pending));
+		ev.bank = *qb_reader_bank(p->r);
+		/* the file's pragmas grow while reading: the linter takes them
+		 * from the reader at the end, when the thread is gone */
+		ev.bank.file_pragmas = NULL;
+		ev.bank.nfile_pragmas = 0;
+		ev.offset = qb_reader_offset(p->r);
+
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->len == QUEUE_LEN)
+			pthread_cond_wait(&p->to_reader, &p->mu);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->mu);
+			free_diags(&ev.diags);
+			break;
+		}
+		p->queue[(p->head + p->len++) % QUEUE_LEN] = ev;
+		if (ev.q)
+			p->held++;
+		pthread_cond_signal(&p->to_linter);
+		pthread_mutex_unlock(&p->mu);
+	} while (rc == 1);
+	return NULL;
+}
+
+/* ---- the linting thread (the caller's) -------------------------------- */
+
+static struct event next_event(struct pipe *p)
+{
+	struct event ev;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->len == 0)
+		pthread_cond_wait(&p->to_linter, &p->mu);
+	ev = p->queue[p->head];
+	p->head = (p->head + 1) % QUEUE_LEN;
+	p->len--;
+	pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+	return ev;
+}
+
+static void give_back(struct pipe *p, const struct qb_question *q)
+{
+	pthread_mutex_lock(&p->mu);
+	p->done[p->ndone++] = q;
+	pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void stop_reader(struct pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+}
+
+struct file_run {
+	struct qb_lint *l;
+	const struct qb_run_hooks *h;
+	unsigned long long base, total;
+	int bank_sent;
+	unsigned long count;
+};
+
+static int one_question(struct file_run *f, const struct event *ev)
+{
+	const struct qb_run_hooks *h = f->h;
+	int rc = 0;
+
+	if (h && h->bank && !f->bank_sent) {
+		f->bank_sent = 1;
+		rc = h->bank(h->ctx, &ev->bank);
+	}
+	if (!rc)
+		rc = qb_lint_question(f->l, ev->q);
+	if (!rc && h && h->question && !ev->q->schema_invalid)
+		rc = h->question(h->ctx, ev->q);
+	if (!rc && h && h->progress && (++f->count & 1023) == 0)
+		h->progress(h->ctx, f->base + ev->offset, f->total);
+	return rc;
+}
+
+/* Runs the reader thread over an open reader to its end (or the first
+ * error) and lints what it hands over. */
+static int pump(struct file_run *f, struct pipe *p)
+{
+	pthread_t t;
+	int rc = 0;
+
+	if (pthread_create(&t, NULL, read_all, p) != 0)
+		return QB_ENOMEM;
+	for (;;) {
+		struct event ev = next_event(p);
+
+		rc = replay_diags(f->l, &ev.diags);
+		if (!ev.q) {
+			if (!rc)
+				rc = ev.rc;
+			break;
+		}
+		if (!rc)
+			rc = one_question(f, &ev);
+		give_back(p, ev.q);
+		if (rc) {
+			/* the reader thread may be waiting for room: wake it to quit */
+			stop_reader(p);
+			break;
+		}
+	}
+	pthread_join(t, NULL);
+	/* after the join the queue is ours alone */
+	while (p->len > 0) {
+		free_diags(&p->queue[p->head].diags);
+		p->head = (p->head + 1) % QUEUE_LEN;
+		p->len--;
+	}
+	return rc;
+}
+
 static int run_file(struct qb_lint *l, xmlSchemaPtr schema, const char *file, size_t index,
 		    const struct qb_run_hooks *h, unsigned long long base,
 		    unsigned long long total, struct qb_error *err)
 {
-	struct qb_reader_opts ro = { schema, index, qb_lint_reader_diag, l };
-	struct qb_reader *r = NULL;
-	const struct qb_question *q;
-	int rc, bank_sent = 0;
-	unsigned long count = 0;
+	struct pipe p;
+	struct qb_reader_opts ro = { schema, index, collect_diag, &p.pending, SLOTS };
+	struct file_run f = { l, h, base, total, 0, 0 };
+	int rc;
 
-	rc = qb_reader_open(&r, file, &ro, err);
-	if (rc)
-		return rc;
-	rc = qb_lint_file_begin(l, file, index);
-	while (!rc && (rc = qb_reader_next(r, &q)) == 1) {
-		if (h && h->bank && !bank_sent) {
-			bank_sent = 1;
-			rc = h->bank(h->ctx, qb_reader_bank(r));
-			if (rc)
-				break;
-		}
-		rc = qb_lint_question(l, q);
-		if (!rc && h && h->question && !q->schema_invalid)
-			rc = h->question(h->ctx, q);
-		if (!rc && h && h->progress && (++count & 1023) == 0)
-			h->progress(h->ctx, base + qb_reader_offset(r), total);
-	}
-	if (!rc && h && h->bank && !bank_sent)
-		rc = h->bank(h->ctx, qb_reader_bank(r));
+	memset(&p, 0, sizeof(p));
+	rc = qb_reader_open(&p.r, file, &ro, err);
 	if (!rc)
-		rc = qb_lint_file_end(l, qb_reader_bank(r));
+		rc = replay_diags(l, &p.pending);  /* the prolog's, before the file begins */
+	if (rc) {
+		free_diags(&p.pending);
+		qb_reader_free(p.r);
+		return rc;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.to_reader, NULL);
+	pthread_cond_init(&p.to_linter, NULL);
+	rc = qb_lint_file_begin(l, file, index);
+	if (!rc)
+		rc = pump(&f, &p);
+	if (!rc && h && h->bank && !f.bank_sent)
+		rc = h->bank(h->ctx, qb_reader_bank(p.r));
+	if (!rc)
+		rc = qb_lint_file_end(l, qb_reader_bank(p.r));
 	if (rc == QB_ENOMEM)
 		qb_error_set(err, rc, "%s: out of memory", file);
-	qb_reader_free(r);
+	free_diags(&p.pending);
+	pthread_cond_destroy(&p.to_linter);
+	pthread_cond_destroy(&p.to_reader);
+	pthread_mutex_destroy(&p.mu);
+	qb_reader_free(p.r);
 	return rc;
 }
 
