@@ -179,9 +179,15 @@ struct parser {
 	size_t nkeys;
 };
 
-static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_at(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int fail(struct parser *p, const char *fmt, ...)
+/* Records the message and yields QB_EINVAL. A macro, so that the result is a
+ * constant at each call: the static analyzer does not follow variadic calls
+ * and would otherwise take a failed parse (a zeroed value, type V_STRING
+ * with no string) for a successful one. */
+#define fail(...) (fail_at(__VA_ARGS__), QB_EINVAL)
+
+static void fail_at(struct parser *p, const char *fmt, ...)
 {
 	char msg[800];
 	va_list ap;
@@ -190,7 +196,6 @@ static int fail(struct parser *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	qb_error_set(p->err, QB_EINVAL, "%s:%lu: %s", p->name, p->line, msg);
-	return QB_EINVAL;
 }
 
 static void value_dispose(struct value *v)

@@ -141,7 +141,8 @@ static void take_back(struct pipe *p)
 	while (!p->stop && p->held == SLOTS && p->ndone == 0)
 		pthread_cond_wait(&p->to_reader, &p->mu);
 	n = p->ndone;
-	memcpy(done, p->done, n * sizeof(done[0]));
+	for (i = 0; i < n; i++)
+		done[i] = p->done[i];
 	p->ndone = 0;
 	p->held -= n;
 	pthread_mutex_unlock(&p->mu);

@@ -375,7 +375,9 @@ static int match_ids_build(struct match_ids *m, const struct qb_question *q)
 		rc = node ? qb_text_norm_node(&b, node) : 0;
 		if (rc)
 			break;
+		/* norm[j] is set before nresp counts it; the analyzer loses nresp across the call above */
 		for (j = 0; j < m->nresp; j++)
+			/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 			if (strcmp(norm[j], b.ptr ? b.ptr : "") == 0)
 				found = j + 1;
 		if (!found) {
