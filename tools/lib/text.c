@@ -117,15 +117,80 @@ static int is_trailing_punct(unsigned char c)
 	return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?';
 }
 
+#define ONES 0x0101010101010101ULL
+#define HIGH 0x8080808080808080ULL
+
+/* The word-at-a-time path of collapse() needs byte J of a loaded word in
+ * bits 8J..8J+7: on other machines the byte loop does all the work. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_AT_A_TIME 1
+#else
+#define WORD_AT_A_TIME 0
+#endif
+
+static uint64_t load8(const unsigned char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
 static int is_ascii(const char *s, size_t len)
 {
-	unsigned char acc = 0;
+	uint64_t acc = 0;
 	size_t i;
 
-	/* no early exit: the loop vectorises, and most text is ASCII */
-	for (i = 0; i < len; i++)
+	/* no early exit, eight bytes at a time: most text is ASCII */
+	for (i = 0; i + 8 <= len; i += 8)
+		acc |= load8((const unsigned char *)s + i);
+	for (; i < len; i++)
 		acc |= (unsigned char)s[i];
-	return !(acc & 0x80);
+	return !(acc & HIGH);
+}
+
+static void store8(char *d, uint64_t x)
+{
+	memcpy(d, &x, sizeof(x));
+}
+
+/* The ASCII part of collapse() with FOLD, eight bytes at a time: the bytes
+ * up to the next one <= 0x20 are lower-cased by arithmetic and stored in
+ * one go; white space is collapsed here too, a control byte is left to the
+ * byte loop.
+ * Stores up to 8 bytes at D[*N..], never past P's length from where the
+ * output started, so P must not share OUT's bytes. Returns how far it
+ * read; *N and *SPACE carry on as in collapse(). */
+static size_t collapse_ascii8(char *d, size_t start, size_t *n, int *space,
+			      const unsigned char *p, size_t m)
+{
+	size_t i = 0;
+
+	while (i + 8 <= m) {
+		uint64_t x = load8(p + i), ctl, up, t;
+		size_t k;
+
+		/* bytes < 0x80 only: no carry crosses a byte */
+		ctl = ~(x + 0x5F * ONES) & HIGH;                   /* byte <= 0x20 */
+		up = (x + 0x3F * ONES) & ~(x + 0x25 * ONES) & HIGH;  /* 'A'..'Z' */
+		t = ctl & (~ctl + 1);                               /* lowest of them */
+		k = ctl ? (size_t)(((((t - 1) & HIGH) >> 7) * ONES) >> 56) : 8;
+		if (k > 0) {
+			if (*space && *n > start)
+				d[(*n)++] = ' ';
+			*space = 0;
+			store8(d + *n, x | up >> 2);
+			*n += k;
+			i += k;
+			if (k == 8)
+				continue;
+		}
+		if (!is_xml_space(p[i]))
+			return i;  /* a control byte: the byte loop copies it */
+		*space = 1;
+		i++;
+	}
+	return i;
 }
 
 /* Appends P[0..M) to OUT with white space collapsed, trailing punctuation
@@ -140,8 +205,15 @@ static void collapse(struct qb_buf *out, const unsigned char *p, size_t m, int f
 	int space = 0;
 
 	for (i = 0; i < m; i++) {
-		unsigned char c = p[i];
+		unsigned char c;
 
+		/* the word-at-a-time path, except in place (it stores ahead) */
+		if (WORD_AT_A_TIME && fold && p != (const unsigned char *)d + start && i + 8 <= m) {
+			i += collapse_ascii8(d, start, &n, &space, p + i, m - i);
+			if (i == m)
+				break;
+		}
+		c = p[i];
 		if (is_xml_space(c)) {
 			space = 1;
 			continue;

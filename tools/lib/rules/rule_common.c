@@ -12,6 +12,40 @@
 #include "../text.h"
 #include "rules_impl.h"
 
+/* Pre-checks that rule a subject out before PCRE2 runs (most subjects
+ * hold no candidate at all, and a JIT match still costs thousands of
+ * instructions on a long stem). Each is a necessary condition of its
+ * pattern, so a subject that passes still goes to PCRE2 and the findings
+ * do not change.
+ * - Key words (qb_rule_may_match): every match of the pattern contains one
+ *   of its key words as a whole ASCII word (a maximal run of
+ *   [A-Za-z0-9_-]), in any case. Holds because each such pattern puts
+ *   (?<![\w-]), ^, or [\s(\[] before the word and (?![\w-]) or \s after
+ *   it, and under UCP no other ASCII character is \w. Caseless matching
+ *   lets two non-ASCII characters stand for ASCII letters (U+017F for s,
+ *   U+212A for k): a text holding either one has every key word.
+ * - LETTER (QB_PAT_LETTER_REF, in qb_rule_match): every match ends in a
+ *   capital A-H with no ASCII letter, digit or underscore on either side
+ *   (the pattern puts \s, & or ( before the last letter and ) or
+ *   (?![\w'-]) after it). */
+enum key_word {
+	W_SELECT, W_CHOOSE, W_PICK, W_MARK, W_TICK, W_CHECK, W_NOT, W_EXCEPT, W_LEAST, W_ALL,
+	W_NONE, W_NEITHER, W_ALWAYS, W_NEVER, W_ONLY, W_EVERY, W_EVERYTHING, W_NOTHING,
+	W_COMPLETELY, W_ENTIRELY, W_ABSOLUTELY, W_COUNT
+};
+
+/* In the order of enum key_word, lower case. */
+static const char *const key_words[W_COUNT] = {
+	"select", "choose", "pick", "mark", "tick", "check", "not", "except", "least", "all",
+	"none", "neither", "always", "never", "only", "every", "everything", "nothing",
+	"completely", "entirely", "absolutely",
+};
+
+_Static_assert(W_COUNT <= 32, "key words are bits of a uint32_t");
+
+#define WB(w) (1u << W_##w)
+#define W_SELECT_N (WB(SELECT) | WB(CHOOSE) | WB(PICK) | WB(MARK) | WB(TICK))
+
 /* Patterns read by several rules. They run with UTF and UCP, so \w, \b and
  * \s know Unicode letters and spaces; (?<![\w-]) and (?![\w-]) serve as word
  * boundaries that also keep hyphenated words ("all-reduce") whole. Keep the
@@ -19,6 +53,7 @@
 static const struct {
 	const char *pattern;
 	uint32_t flags;
+	uint32_t words;             /* key words (bits of enum key_word); 0: no pre-check */
 } pat_table[QB_PAT_COUNT] = {
 	/* QB_PAT_SELECT_N: the number must end the instruction or be followed by
 	 * what is picked, so "Pick 2 nodes at random" is not an instruction. */
@@ -27,40 +62,44 @@ static const struct {
 	  "(?=\\s*(?:$|[.:;!?)\\]]|(?:(?:correct|best|true|right|valid|false|incorrect|wrong)\\s+)?"
 	  "(?:options?|answers?|statements?|responses?|choices?|items?|alternatives?)(?![\\w-])|"
 	  "(?:of|from)\\s+(?:the\\s+)?(?:following|options|answers|choices|list|below)(?![\\w-])))",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS, W_SELECT_N },
 	/* QB_PAT_INSTRUCTION: anchored at the start of a sentence */
-	{ "^[\\s(\\[]*(?:select|choose|pick|mark|tick|check)(?![\\w-])", PCRE2_CASELESS },
+	{ "^[\\s(\\[]*(?:select|choose|pick|mark|tick|check)(?![\\w-])", PCRE2_CASELESS,
+	  W_SELECT_N | WB(CHECK) },
 	/* QB_PAT_NEGATIVE */
-	{ "(?<![\\w-])(?:not|except|least)(?![\\w-])", PCRE2_CASELESS },
+	{ "(?<![\\w-])(?:not|except|least)(?![\\w-])", PCRE2_CASELESS,
+	  WB(NOT) | WB(EXCEPT) | WB(LEAST) },
 	/* QB_PAT_RAT_POS: "Right" and "Yes" count only with punctuation after
 	 * them ("Right after the backward pass" is not a verdict). */
 	{ "^[\\s\\p{P}]*(correct(?![\\w-])|right(?=\\s*[.,!:;\\x{2013}\\x{2014}])|yes(?![\\w-]))",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS, 0 },
 	/* QB_PAT_RAT_NEG: "No" only with punctuation ("No single device can ..."
 	 * on a correct option is not a verdict). */
 	{ "^[\\s\\p{P}]*(incorrect(?![\\w-])|wrong(?![\\w-])|no(?=\\s*[.,!:;\\x{2013}\\x{2014}])|"
 	  "not\\s+(?:quite|correct|right|true|so)(?![\\w-]))",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS, 0 },
 	/* QB_PAT_ALL_ABOVE */
 	{ "(?<![\\w-])all\\s+(?:of\\s+)?(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
 	  "^(?:all\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))|"
 	  "all\\s+(?:the\\s+)?(?:options|answers|choices)\\s+(?:are\\s+)?(?:correct|true))$",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS, WB(ALL) },
 	/* QB_PAT_NONE_ABOVE */
 	{ "(?<![\\w-])(?:none|neither)\\s+of\\s+(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
 	  "(?<![\\w-])neither\\s+(?:the\\s+)?above(?![\\w-])|"
 	  "^none\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))$",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS, WB(NONE) | WB(NEITHER) },
 	/* QB_PAT_LETTER_REF: letters are upper case (plain text, not case
 	 * folded), so the article "a" does not count. */
 	{ "(?<![\\w'-])\\(?[A-H]\\)?(?:\\s*,\\s*\\(?[A-H]\\)?)*\\s*,?\\s*(?:(?i:and|or|nor)\\s+|&\\s*)"
 	  "\\(?[A-H]\\)?(?![\\w'-])|"
 	  "(?<![\\w-])(?i:options?|answers?|choices?)\\s+\\(?[A-H]\\)?(?![\\w'-])",
-	  0 },
+	  0, 0 },
 	/* QB_PAT_ABSOLUTE */
 	{ "(?<![\\w-])(?:always|never|all|none|only|every|everything|nothing|completely|"
 	  "entirely|absolutely)(?![\\w-])",
-	  PCRE2_CASELESS },
+	  PCRE2_CASELESS,
+	  WB(ALWAYS) | WB(NEVER) | WB(ALL) | WB(NONE) | WB(ONLY) | WB(EVERY) | WB(EVERYTHING) |
+	  WB(NOTHING) | WB(COMPLETELY) | WB(ENTIRELY) | WB(ABSOLUTELY) },
 };
 
 struct qb_rules_state {
@@ -68,6 +107,10 @@ struct qb_rules_state {
 	pcre2_match_data *md;
 	struct qb_qcache qc;
 	size_t text_cap, scratch_cap;   /* capacities already defined (define_tail) */
+	unsigned long shared[QB_SHARED_COUNT];  /* question number each was last done for */
+	unsigned char word_byte[256];   /* 1: [A-Za-z0-9_-], 2: non-ASCII, 0: other */
+	signed char by_first[26][W_COUNT + 1];  /* key words by first letter, ended by -1 */
+	uint16_t lengths[26];           /* bit N: a key word of N letters has this first letter */
 };
 
 /* PCRE2's JIT code may read a few bytes past the end of the subject (never
@@ -118,6 +161,22 @@ int qb_rules_state_new(struct qb_rules_state **out)
 		return QB_ENOMEM;
 	}
 	s->qc.serial = (unsigned long)-1;
+	for (i = 0; i < QB_SHARED_COUNT; i++)
+		s->shared[i] = (unsigned long)-1;
+	for (i = 0; i < 256; i++)
+		s->word_byte[i] = i >= 0x80 ? 2
+				  : (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
+					    (i >= '0' && i <= '9') || i == '_' || i == '-';
+	memset(s->by_first, -1, sizeof(s->by_first));
+	for (i = 0; i < W_COUNT; i++) {
+		signed char *v = s->by_first[key_words[i][0] - 'a'];
+		size_t n = strlen(key_words[i]), k = 0;
+
+		while (v[k] >= 0)
+			k++;
+		v[k] = (signed char)i;
+		s->lengths[key_words[i][0] - 'a'] |= (uint16_t)(1u << n);  /* n < 16 */
+	}
 	*out = s;
 	return 0;
 }
@@ -136,6 +195,112 @@ void qb_rules_state_free(struct qb_rules_state *s)
 	free(s);
 }
 
+int qb_rule_shared_first(struct qb_lint *l, enum qb_rule_shared key)
+{
+	if (l->rules->shared[key] == l->stats.questions)
+		return 0;
+	l->rules->shared[key] = l->stats.questions;
+	return 1;
+}
+
+/* The characters that caseless matching takes for an ASCII letter
+ * (U+017F and U+212A) start at S[0..n). */
+static int ascii_fold_char(const unsigned char *s, size_t n)
+{
+	return (n >= 2 && s[0] == 0xC5 && s[1] == 0xBF) ||
+	       (n >= 3 && s[0] == 0xE2 && s[1] == 0x84 && s[2] == 0xAA);
+}
+
+/* The key words that S[0..len) holds as whole words (all of them when it
+ * holds a character that folds to an ASCII letter), and in *FIRST where the
+ * first of them starts (0 in that case or when there is none). S[len] must
+ * not be a word byte (the cached texts end in NUL). One pass per text, so
+ * that each rule's pattern is asked only when its words are there.
+ * Lower-casing with "| 0x20" leaves digits and '-' as they are and turns
+ * '_' into DEL: none of them starts or is inside a key word. */
+static uint32_t key_words_of(const struct qb_rules_state *st, const unsigned char *s, size_t len,
+			     size_t *first)
+{
+	const unsigned char *wb = st->word_byte;
+	uint32_t found = 0;
+	size_t i = 0;
+
+	*first = 0;
+	while (i < len) {
+		size_t b, n;
+		unsigned char f;
+		const signed char *w;
+
+		if (wb[s[i]] != 1) {
+			if (wb[s[i]] == 2 && ascii_fold_char(s + i, len - i)) {
+				*first = 0;
+				return UINT32_MAX;
+			}
+			i++;
+			continue;
+		}
+		for (b = i++; wb[s[i]] == 1; i++)  /* s[len] ends the word */
+			;
+		n = i - b;
+		f = s[b] | 0x20;
+		if (f < 'a' || f > 'z' || n >= 16 || !(st->lengths[f - 'a'] >> n & 1))
+			continue;
+		for (w = st->by_first[f - 'a']; *w >= 0; w++) {
+			const char *x = key_words[*w];
+			size_t k;
+
+			for (k = 1; k < n && (s[b + k] | 0x20) == (unsigned char)x[k]; k++)
+				;
+			if (k == n && x[k] == '\0') {
+				if (!found)
+					*first = b;
+				found |= 1u << *w;
+				break;
+			}
+		}
+	}
+	return found;
+}
+
+int qb_rule_may_match(enum qb_rule_pat p, uint32_t words)
+{
+	return !pat_table[p].words || (pat_table[p].words & words);
+}
+
+static int alnum_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* 0 when no match of QB_PAT_LETTER_REF can exist in S[i..len) (see the
+ * pre-checks above). Eight bytes at a time, looking only closer at those
+ * that hold a byte 'A'..'H'. */
+static int may_match_letter(const unsigned char *s, size_t i, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+
+	while (i < len) {
+		size_t end = len - i >= 8 ? i + 8 : len;
+
+		if (end - i == 8) {
+			uint64_t x, y;
+
+			memcpy(&x, s + i, sizeof(x));
+			y = x & ~high;  /* no carry crosses a byte below */
+			if (!((y + 0x3F * ones) & ~(y + 0x37 * ones) & ~x & high)) {
+				i = end;  /* no byte 'A'..'H' */
+				continue;
+			}
+		}
+		for (; i < end; i++)
+			if (s[i] >= 'A' && s[i] <= 'H' && (i == 0 || !alnum_byte(s[i - 1])) &&
+			    (i + 1 == len || !alnum_byte(s[i + 1])))
+				return 1;
+	}
+	return 0;
+}
+
 int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t len,
 		  size_t start, size_t m[4])
 {
@@ -143,6 +308,8 @@ int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t l
 	PCRE2_SIZE *ov;
 	int rc;
 
+	if (p == QB_PAT_LETTER_REF && s && !may_match_letter((const unsigned char *)s, start, len))
+		return 0;
 	/* libxml2 and utf8proc hand out valid UTF-8 only: skip PCRE2's check */
 	rc = pcre2_match(st->re[p], (PCRE2_SPTR)(s ? s : ""), len, start, PCRE2_NO_UTF_CHECK,
 			 st->md, NULL);
@@ -191,19 +358,28 @@ static int cache_text(struct qb_qcache *c, struct qb_buf *scratch, const xmlNode
 	return qb_buf_addc(&c->text, '\0');
 }
 
+/* Code points of UTF-8 S[0..n): the bytes that are not continuation bytes
+ * (10xxxxxx), counted eight at a time. */
 static size_t count_chars(const char *s, size_t n)
 {
-	size_t i, k = 0;
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	size_t i, cont = 0;
 
-	for (i = 0; i < n; i++)
-		k += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return k;
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, sizeof(x));
+		cont += (size_t)((((x & ~(x << 1) & high) >> 7) * ones) >> 56);
+	}
+	for (; i < n; i++)
+		cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+	return n - cont;
 }
 
 int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct qb_qcache **out)
 {
 	struct qb_qcache *c = &l->rules->qc;
-	size_t i;
+	size_t i, at;
 	int err = 0;
 
 	*out = c;
@@ -226,6 +402,9 @@ int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct 
 	}
 	err = cache_text(c, &l->scratch, q->stem, &c->stem_plain, &c->stem_plain_len,
 			 &c->stem_norm, &c->stem_norm_len);
+	if (!err)
+		c->stem_words = key_words_of(l->rules, (const unsigned char *)QB_QC_STR(c, c->stem_plain),
+					     c->stem_plain_len, &c->stem_words_at);
 	for (i = 0; i < q->noptions && !err; i++) {
 		struct qb_qcache_opt *o = &c->opt[i];
 
@@ -235,6 +414,8 @@ int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct 
 			break;
 		o->nchars = count_chars(QB_QC_STR(c, o->norm), o->norm_len);
 		o->hash = qb_hash64(QB_QC_STR(c, o->norm), o->norm_len);
+		o->norm_words = key_words_of(l->rules, (const unsigned char *)QB_QC_STR(c, o->norm),
+					     o->norm_len, &at);
 		c->ncorrect += q->options[i].correct != 0;
 	}
 	if (!err) {

@@ -57,6 +57,8 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 		const struct qb_qcache_opt *o = &c->opt[i];
 		const char *s = QB_QC_STR(c, o->norm);
 
+		if (!qb_rule_may_match(QB_PAT_ABSOLUTE, o->norm_words))
+			continue;
 		rc = qb_rule_match(l, QB_PAT_ABSOLUTE, s, o->norm_len, 0, m);
 		if (rc < 0)
 			return rc;
@@ -64,8 +66,9 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 			continue;
 		/* "all/none of the above" have rules of their own; asked only once
 		 * an absolute term was found, since few options have one */
-		rc = qb_rule_match(l, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, a);
-		if (rc == 0)
+		rc = qb_rule_may_match(QB_PAT_ALL_ABOVE, o->norm_words)
+			     ? qb_rule_match(l, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, a) : 0;
+		if (rc == 0 && qb_rule_may_match(QB_PAT_NONE_ABOVE, o->norm_words))
 			rc = qb_rule_match(l, QB_PAT_NONE_ABOVE, s, o->norm_len, 0, a);
 		if (rc < 0)
 			return rc;

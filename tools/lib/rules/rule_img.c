@@ -33,8 +33,22 @@ static const char *src_of(const xmlNode *n)
 	return "";
 }
 
-/* Calls REPORT for each img below N whose verdict is one of WANT (bits). */
-static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n, unsigned want)
+/* Which verdicts to report (bits), from the rules in force; looked up at
+ * the first img, since most questions have none. The size limit is
+ * reported with the path verdicts: both need the stat. */
+static unsigned wanted(struct qb_lint *l)
+{
+	unsigned want = 0;
+
+	if (qb_lint_rule_severity(l, qb_rule_find("img-unsafe-path")) != QB_SEV_OFF)
+		want |= 1u << QB_IMG_UNSAFE | 1u << QB_IMG_TOO_BIG;
+	if (qb_lint_rule_severity(l, qb_rule_find("img-missing")) != QB_SEV_OFF)
+		want |= 1u << QB_IMG_MISSING;
+	return want | 1u << QB_IMG_OK;  /* nonzero: looked up */
+}
+
+/* Reports each img below N whose verdict is in *WANT (0 until looked up). */
+static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n, unsigned *want)
 {
 	const xmlNode *c;
 	int rc = 0;
@@ -46,14 +60,19 @@ static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
 		if (strcmp((const char *)c->name, "img") != 0) {
-			rc = walk(l, q, c, want);
+			if (c->children)
+				rc = walk(l, q, c, want);
 			continue;
 		}
 		src = src_of(c);
 		v = qb_img_path_check(q->file, src, NULL, &why);
 		if (v < 0)
 			return v;
-		if (!(want & (1u << v)))
+		if (v == QB_IMG_OK)
+			continue;
+		if (!*want)
+			*want = wanted(l);
+		if (!(*want & (1u << v)))
 			continue;
 		if ((rc = quoted_src(&l->scratch2, src)) != 0)
 			return rc;
@@ -74,13 +93,23 @@ static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n
 	return rc;
 }
 
+/* Both rules judge every img of the question in one walk, run by whichever
+ * of the two checks comes first (either may be switched off). */
+static int check_imgs(struct qb_lint *l, const struct qb_question *q)
+{
+	unsigned want = 0;
+
+	if (!qb_rule_shared_first(l, QB_SHARED_IMG))
+		return 0;
+	return walk(l, q, q->node, &want);
+}
+
 int qb_rule_img_unsafe_path(struct qb_lint *l, const struct qb_question *q)
 {
-	/* the size limit is reported with the path verdicts: both need the stat */
-	return walk(l, q, q->node, 1u << QB_IMG_UNSAFE | 1u << QB_IMG_TOO_BIG);
+	return check_imgs(l, q);
 }
 
 int qb_rule_img_missing(struct qb_lint *l, const struct qb_question *q)
 {
-	return walk(l, q, q->node, 1u << QB_IMG_MISSING);
+	return check_imgs(l, q);
 }

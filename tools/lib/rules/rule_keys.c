@@ -109,6 +109,9 @@ int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
 			return err;
 	}
 	/* The stem's wording: the first "Select N" that disagrees is reported. */
+	if (!qb_rule_may_match(QB_PAT_SELECT_N, c->stem_words))
+		return 0;
+	start = c->stem_words_at;
 	stem = QB_QC_STR(c, c->stem_plain);
 	while ((rc = qb_rule_match(l, QB_PAT_SELECT_N, stem, c->stem_plain_len, start, m)) == 1) {
 		long k = select_number(stem + m[2], m[3] - m[2]);
@@ -130,14 +133,60 @@ int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
 
 /* ---- key-rationale-conflict ------------------------------------------- */
 
+/* The common openings "Correct." and "Incorrect: ...", read from the
+ * rationale's first text node without building its plain text or running
+ * the patterns. Decides only when the word follows nothing but ASCII white
+ * space and is followed, in the same text node, by an ASCII byte that is
+ * not a letter, digit, '_' or '-': then QB_PAT_RAT_NEG and QB_PAT_RAT_POS
+ * give the same verdict and word (neither alternative list has another
+ * word that starts with "c" or "i"). Returns 1 when it decided. */
+static int verdict_fast(const xmlNode *n, int *out, const char **word, size_t *len)
+{
+	static const struct {
+		const char *w;
+		size_t n;
+		int v;
+	} words[] = { { "correct", 7, 1 }, { "incorrect", 9, -1 } };
+	const xmlNode *c = n->children;
+	const unsigned char *s;
+	size_t i, j, k;
+
+	if (!c || (c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE) || !c->content)
+		return 0;
+	s = c->content;
+	for (i = 0; s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'; i++)
+		;
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+		unsigned char after;
+
+		for (j = 0; j < words[k].n && (s[i + j] | 0x20) == (unsigned char)words[k].w[j]; j++)
+			;
+		if (j < words[k].n)
+			continue;
+		after = s[i + j];
+		if (after == '\0' || after >= 0x80 || (after >= 'a' && after <= 'z') ||
+		    (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9') ||
+		    after == '_' || after == '-')
+			return 0;
+		*out = words[k].v;
+		*word = (const char *)s + i;
+		*len = j;
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether the rationale N opens with a verdict: 1 "correct", -1 "wrong",
- * 0 neither. The verdict's words go to l->scratch2 for the message. */
-static int verdict(struct qb_lint *l, const xmlNode *n, int *out)
+ * 0 neither. *WORD and *LEN give the verdict's words (in N's text or in
+ * l->scratch) for the message. */
+static int verdict(struct qb_lint *l, const xmlNode *n, int *out, const char **word, size_t *len)
 {
 	size_t m[4];
 	int rc;
 
 	*out = 0;
+	if (verdict_fast(n, out, word, len))
+		return 0;
 	qb_buf_clear(&l->scratch);
 	rc = qb_text_plain(&l->scratch, n);
 	if (!rc)
@@ -153,16 +202,22 @@ static int verdict(struct qb_lint *l, const xmlNode *n, int *out)
 		*out = 1;
 	if (rc < 0)
 		return rc;
-	if (*out) {
-		qb_buf_clear(&l->scratch2);
-		return qb_rule_quote(&l->scratch2, l->scratch.ptr + m[2], m[3] - m[2]);
-	}
+	*word = l->scratch.ptr + m[2];
+	*len = m[3] - m[2];
 	return 0;
+}
+
+/* The verdict's words, quoted into l->scratch2. */
+static int quote_verdict(struct qb_lint *l, const char *word, size_t len)
+{
+	qb_buf_clear(&l->scratch2);
+	return qb_rule_quote(&l->scratch2, word, len);
 }
 
 int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *q)
 {
-	size_t i;
+	const char *word = NULL;
+	size_t i, len = 0;
 	int err = 0, v;
 
 	if (qb_qtype_is_choice(q->type)) {
@@ -171,14 +226,16 @@ int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *
 
 			if (!o->rationale)
 				continue;
-			err = verdict(l, o->rationale, &v);
+			err = verdict(l, o->rationale, &v, &word, &len);
 			if (err || !v || (v > 0) == (o->correct != 0))
 				continue;
-			err = qb_lint_report(l, "key-rationale-conflict", o->rationale_line,
-					     "question '%s': the rationale of option %s opens with \"%s\" "
-					     "but the option is %s; fix the key or the rationale",
-					     qb_rule_qid(q), o->id, l->scratch2.ptr,
-					     o->correct ? "marked correct" : "not marked correct");
+			err = quote_verdict(l, word, len);
+			if (!err)
+				err = qb_lint_report(l, "key-rationale-conflict", o->rationale_line,
+						     "question '%s': the rationale of option %s opens with "
+						     "\"%s\" but the option is %s; fix the key or the rationale",
+						     qb_rule_qid(q), o->id, l->scratch2.ptr,
+						     o->correct ? "marked correct" : "not marked correct");
 		}
 	} else if (q->type == QB_Q_TRUEFALSE && q->nanswers == 1 &&
 		   (strcmp(q->answers[0].value, "true") == 0 ||
@@ -188,14 +245,16 @@ int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *
 		for (i = 0; i < q->nside_rationales && !err; i++) {
 			const struct qb_side_rationale *s = &q->side_rationales[i];
 
-			err = verdict(l, s->node, &v);
+			err = verdict(l, s->node, &v, &word, &len);
 			if (err || !v || (v > 0) == (s->for_true == truth))
 				continue;
-			err = qb_lint_report(l, "key-rationale-conflict", s->line,
-					     "truefalse question '%s': the rationale for \"%s\" opens with "
-					     "\"%s\" but the answer is %s; fix the answer or the rationale",
-					     qb_rule_qid(q), s->for_true ? "true" : "false",
-					     l->scratch2.ptr, truth ? "true" : "false");
+			err = quote_verdict(l, word, len);
+			if (!err)
+				err = qb_lint_report(l, "key-rationale-conflict", s->line,
+						     "truefalse question '%s': the rationale for \"%s\" opens "
+						     "with \"%s\" but the answer is %s; fix the answer or the "
+						     "rationale", qb_rule_qid(q), s->for_true ? "true" : "false",
+						     l->scratch2.ptr, truth ? "true" : "false");
 		}
 	}
 	return err;

@@ -164,35 +164,44 @@ double qb_rule_similarity(const char *a, size_t alen, const char *b, size_t blen
 	return similarity_at_least(a, alen, b, blen, 0);
 }
 
-/* A lower bound of the edit distance that costs one pass: each edit changes
- * the code-point histogram (here folded into 64 buckets, which only
- * weakens the bound) by at most 2 in L1 norm. Rules out most pairs before
- * the quadratic measure runs. */
-static size_t distance_bound(const char *a, size_t alen, const char *b, size_t blen)
+/* Code-point histogram of a text, folded into 64 buckets: the lower bound
+ * of the edit distance below compares two of them. */
+struct hist {
+	int h[64];
+};
+
+static void histogram(struct hist *out, const char *s, size_t n)
 {
-	int h[64] = { 0 };
-	size_t i, sum = 0;
 	utf8proc_int32_t cp;
 	utf8proc_ssize_t used;
 
-	while (alen > 0) {
-		used = utf8proc_iterate((const utf8proc_uint8_t *)a, (utf8proc_ssize_t)alen, &cp);
+	memset(out, 0, sizeof(*out));
+	while (n > 0) {
+		if ((unsigned char)*s < 0x80) {  /* ASCII: no decoding */
+			out->h[*s & 63]++;
+			s++;
+			n--;
+			continue;
+		}
+		used = utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
 		if (used <= 0)
-			cp = (unsigned char)*a, used = 1;
-		h[cp & 63]++;
-		a += used;
-		alen -= (size_t)used;
+			cp = (unsigned char)*s, used = 1;
+		out->h[cp & 63]++;
+		s += used;
+		n -= (size_t)used;
 	}
-	while (blen > 0) {
-		used = utf8proc_iterate((const utf8proc_uint8_t *)b, (utf8proc_ssize_t)blen, &cp);
-		if (used <= 0)
-			cp = (unsigned char)*b, used = 1;
-		h[cp & 63]--;
-		b += used;
-		blen -= (size_t)used;
-	}
+}
+
+/* A lower bound of the edit distance: each edit changes the code-point
+ * histogram (folded into 64 buckets, which only weakens the bound) by at
+ * most 2 in L1 norm. Rules out most pairs before the quadratic measure
+ * runs; each option's histogram is built once per question. */
+static size_t distance_bound(const struct hist *a, const struct hist *b)
+{
+	size_t i, sum = 0;
+
 	for (i = 0; i < 64; i++)
-		sum += (size_t)(h[i] < 0 ? -h[i] : h[i]);
+		sum += (size_t)(a->h[i] > b->h[i] ? a->h[i] - b->h[i] : b->h[i] - a->h[i]);
 	return (sum + 1) / 2;
 }
 
@@ -281,6 +290,8 @@ int qb_rule_near_duplicate_guard(const char *a, size_t alen, const char *b, size
 int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
+	struct hist h[NEAR_MAX_OPTIONS];
+	unsigned char have[NEAR_MAX_OPTIONS] = { 0 };
 	size_t i, j;
 	int err;
 
@@ -302,10 +313,17 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 				continue;  /* option-duplicate */
 			/* the length difference alone bounds the similarity, and so
 			 * does the histogram bound */
-			if ((double)diff > (1.0 - NEAR_DUPLICATE) * (double)longer ||
-			    (double)distance_bound(QB_QC_STR(c, a->norm), a->norm_len,
-						   QB_QC_STR(c, b->norm), b->norm_len) >
-				    (1.0 - NEAR_DUPLICATE) * (double)longer)
+			if ((double)diff > (1.0 - NEAR_DUPLICATE) * (double)longer)
+				continue;
+			if (!have[i]) {
+				histogram(&h[i], QB_QC_STR(c, b->norm), b->norm_len);
+				have[i] = 1;
+			}
+			if (!have[j]) {
+				histogram(&h[j], QB_QC_STR(c, a->norm), a->norm_len);
+				have[j] = 1;
+			}
+			if ((double)distance_bound(&h[j], &h[i]) > (1.0 - NEAR_DUPLICATE) * (double)longer)
 				continue;
 			sim = similarity_at_least(QB_QC_STR(c, a->norm), a->norm_len,
 						  QB_QC_STR(c, b->norm), b->norm_len, NEAR_DUPLICATE);
@@ -347,8 +365,12 @@ static int flag_options(struct qb_lint *l, const struct qb_question *q, enum qb_
 	for (i = 0; i < q->noptions && !err; i++) {
 		const struct qb_qcache_opt *o = &c->opt[i];
 
-		rc = plain ? qb_rule_match(l, p, QB_QC_STR(c, o->plain), o->plain_len, 0, m)
-			   : qb_rule_match(l, p, QB_QC_STR(c, o->norm), o->norm_len, 0, m);
+		if (plain)
+			rc = qb_rule_match(l, p, QB_QC_STR(c, o->plain), o->plain_len, 0, m);
+		else if (qb_rule_may_match(p, o->norm_words))
+			rc = qb_rule_match(l, p, QB_QC_STR(c, o->norm), o->norm_len, 0, m);
+		else
+			rc = 0;
 		if (rc <= 0) {
 			err = rc;
 			continue;

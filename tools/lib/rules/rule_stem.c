@@ -132,9 +132,10 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 		return 0;
 	/* most stems hold no negative at all: look before walking the markup */
 	err = qb_rule_qcache(l, q, &c);
-	if (err)
+	if (err || !qb_rule_may_match(QB_PAT_NEGATIVE, c->stem_words))
 		return err;
-	rc = qb_rule_match(l, QB_PAT_NEGATIVE, QB_QC_STR(c, c->stem_plain), c->stem_plain_len, 0, m);
+	rc = qb_rule_match(l, QB_PAT_NEGATIVE, QB_QC_STR(c, c->stem_plain), c->stem_plain_len,
+			   c->stem_words_at, m);
 	if (rc <= 0)
 		return rc;
 	qb_buf_clear(t);

@@ -37,12 +37,17 @@ struct qb_qcache_opt {
 	size_t norm, norm_len;     /* qb_text_normalize() of the plain text */
 	size_t nchars;             /* code points of the normalised text */
 	uint64_t hash;             /* qb_hash64 of the normalised text */
+	uint32_t norm_words;       /* key words of the normalised text (qb_rule_may_match) */
 };
 
 struct qb_qcache {
 	unsigned long serial;      /* question number in the run it was built for */
 	struct qb_buf text;
 	size_t stem_plain, stem_plain_len, stem_norm, stem_norm_len;
+	uint32_t stem_words;       /* key words of the plain stem (qb_rule_may_match) */
+	size_t stem_words_at;      /* where the first of them starts: no match of
+				    * QB_PAT_SELECT_N or QB_PAT_NEGATIVE (which begin
+				    * with their key word) starts before it */
 	struct qb_qcache_opt *opt; /* noptions entries */
 	size_t capopt;
 	size_t ncorrect;           /* options with correct="true" */
@@ -62,6 +67,21 @@ int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct 
  * not take part), 0 when no match, or a negative error code. */
 int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t len,
 		  size_t start, size_t m[4]);
+
+/* Work that two checks of the table share, done once per question by
+ * whichever of them runs first (the other may be switched off). */
+enum qb_rule_shared {
+	QB_SHARED_IMG,         /* img-missing and img-unsafe-path: one walk */
+	QB_SHARED_COUNT
+};
+
+/* 1 on the first call for KEY in the current question, 0 after. */
+int qb_rule_shared_first(struct qb_lint *l, enum qb_rule_shared key);
+
+/* 0 when pattern P cannot match a cached text whose key words are WORDS
+ * (stem_words, norm_words): ask before qb_rule_match, which costs far
+ * more. 1 when it may match, and for patterns without key words. */
+int qb_rule_may_match(enum qb_rule_pat p, uint32_t words);
 
 /* Call after filling l->scratch with a subject for qb_rule_match. */
 void qb_rule_scratch_ready(struct qb_lint *l);
