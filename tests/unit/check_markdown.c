@@ -30,6 +30,12 @@ static const struct { const char *in, *out; } plain_cases[] = {
 	{ "# heading", "\\# heading" },
 	{ "x\x01y\xc2\x85z", "xyz" },            /* C0 and C1 controls dropped */
 	{ "\xce\xb1\xce\xb2 \xe4\xb8\xad", "\xce\xb1\xce\xb2 \xe4\xb8\xad" },
+	/* plain stretches are copied in one go: their ends must not change */
+	{ "e.g. a-b c.d", "e.g. a-b c.d" },
+	{ "x--y--z a.-.b", "x\\-\\-y\\-\\-z a.-.b" },
+	{ "1.5.2 and 1..2", "1.5.2 and 1\\.\\.2" },
+	{ "a  b\tc\nd e", "a b c d e" },
+	{ "x \xc2\x85y \xc2\xa0z", "x y \xc2\xa0z" },
 };
 
 START_TEST(plain_escapes)
@@ -51,12 +57,14 @@ static const struct { int block; const char *in, *out; } rich_cases[] = {
 	{ 0, "<em>a <em>b</em></em>", "*a b*" },
 	{ 0, "<strong>a</strong><em>b</em>", "**a**[]{}*b*" },
 	{ 0, "H<sub>2</sub>O x<sup>a b</sup>", "H~2~O x^a\\ b^" },
+	{ 0, "<sub>a b c</sub> d e", "~a\\ b\\ c~ d e" },
 	{ 0, "<code>a`b</code> <code>`x</code>", "``a`b`` `` `x ``" },
 	{ 0, "<code>a\nb</code>", "`a b`" },
 	{ 0, "<math>x^2 % c\n+ 1</math>", "$x^2 + 1$" },
 	{ 0, "<math>a &amp; b # $</math>", "$a \\& b \\# \\$$" },
 	{ 0, "<math>\\begin{matrix}a &amp; b\\end{matrix}</math>", "$\\begin{matrix}a & b\\end{matrix}$" },
 	{ 0, "<math>x</math>5", "[$x$]{}5" },
+	{ 0, "<math>x</math>5 6", "[$x$]{}5 6" },
 	{ 0, "<math display=\"block\">y</math>", "$$y$$" },
 	{ 0, "a<br/>- b", "a\\\n\\- b" },
 	{ 0, "<br/>a<br/>", "a" },

@@ -195,6 +195,46 @@ START_TEST(cdata_splits_terminator)
 }
 END_TEST
 
+/* One renderer for many fields gives each field the bytes of a renderer
+ * of its own, whatever came before (nested markup, escapes, the <p> wrap,
+ * empty fields). */
+START_TEST(renderer_reuse_keeps_bytes)
+{
+	static const char *const fields[] = {
+		"a &amp; b &lt;c&gt; \"q\"",
+		"<em>x <strong>y</strong></em> z<br/>w",
+		"",
+		"<p>one</p><ul><li>two</li></ul>",
+		"<math display=\"block\">x &lt; 1</math> <code>a&amp;b</code>",
+		"<pre lang=\"c\">int x;</pre>",
+		"]]&gt; tail",
+	};
+	struct qb_rich_html *r = NULL;
+	size_t i, pass;
+
+	ck_assert_int_eq(qb_rich_html_new(&r), 0);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, pass ? "p" : NULL };
+			struct qb_buf x = QB_BUF_INIT, one = QB_BUF_INIT, many = QB_BUF_INIT;
+			xmlDocPtr doc;
+
+			ck_assert_int_eq(qb_buf_printf(&x, "<x>%s</x>", fields[i]), 0);
+			doc = xmlReadMemory(x.ptr, (int)x.len, "field.xml", NULL, XML_PARSE_NONET);
+			ck_assert_ptr_nonnull(doc);
+			ck_assert_int_eq(qb_rich_to_html(&one, xmlDocGetRootElement(doc), &o), 0);
+			ck_assert_int_eq(qb_rich_html_render(r, &many, xmlDocGetRootElement(doc), &o), 0);
+			ck_assert_str_eq(many.ptr ? many.ptr : "", one.ptr ? one.ptr : "");
+			xmlFreeDoc(doc);
+			qb_buf_dispose(&x);
+			qb_buf_dispose(&one);
+			qb_buf_dispose(&many);
+		}
+	}
+	qb_rich_html_free(r);
+}
+END_TEST
+
 START_TEST(decimal_spelling)
 {
 	static const struct {
@@ -645,6 +685,7 @@ Suite *suite_moodle(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, cdata_splits_terminator);
 	tcase_add_test(t, decimal_spelling);
+	tcase_add_test(t, renderer_reuse_keeps_bytes);
 	tcase_add_test(t, url_and_html_escaping);
 	tcase_add_test(t, refusals_name_the_question);
 	tcase_add_test(t, refusal_keeps_old_output);

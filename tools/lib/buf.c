@@ -65,13 +65,22 @@ int qb_buf_addc(struct qb_buf *b, char c)
 
 int qb_buf_vprintf(struct qb_buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->ptr && b->cap > b->len ? b->cap - b->len : 0;
 	va_list copy;
 	int n;
 	int err;
 
+	/* Formatting costs more than the copy: format once, straight into the
+	 * room left, and again only when the text did not fit. */
 	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
+	n = vsnprintf(room ? b->ptr + b->len : NULL, room, fmt, copy);
 	va_end(copy);
+	if (n >= 0 && (size_t)n < room) {
+		b->len += (size_t)n;
+		return 0;
+	}
+	if (room)
+		b->ptr[b->len] = '\0';     /* what did not fit is not kept */
 	if (n < 0)
 		return QB_EINVAL;
 	err = qb_buf_grow(b, (size_t)n);

@@ -1,5 +1,6 @@
 #include "richtext.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -137,38 +138,102 @@ int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opt
 	return write_children(w, n, o ? o : &dflt, 0);
 }
 
-int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o)
-{
-	xmlBufferPtr buf = xmlBufferCreate();
+/* ---- a renderer for many fields ------------------------------------------ */
+
+/* The writer keeps one element, <r>, open for its whole life, with its
+ * start tag already closed: libxml2 escapes text only inside an element,
+ * and a field's bytes are then exactly what lies between <r> and </r> in
+ * qb_rich_to_html. After a failure the writer's state is unknown: it is
+ * dropped and made again for the next field. */
+struct qb_rich_html {
+	xmlBufferPtr buf;
 	xmlTextWriterPtr w;
+};
+
+static void html_close(struct qb_rich_html *r)
+{
+	if (r->w)
+		xmlFreeTextWriter(r->w);
+	if (r->buf)
+		xmlBufferFree(r->buf);
+	r->w = NULL;
+	r->buf = NULL;
+}
+
+static int html_open(struct qb_rich_html *r)
+{
+	if (!(r->buf = xmlBufferCreate()) || !(r->w = xmlNewTextWriterMemory(r->buf, 0))) {
+		html_close(r);
+		return QB_ENOMEM;
+	}
+	/* an empty raw write closes the start tag: "<r>" */
+	if (xmlTextWriterStartElement(r->w, BAD_CAST "r") < 0 ||
+	    xmlTextWriterWriteRawLen(r->w, BAD_CAST "", 0) < 0 || xmlTextWriterFlush(r->w) < 0 ||
+	    xmlBufferLength(r->buf) != 3) {
+		html_close(r);
+		return QB_EIO;
+	}
+	xmlBufferEmpty(r->buf);
+	return 0;
+}
+
+int qb_rich_html_new(struct qb_rich_html **out)
+{
+	struct qb_rich_html *r = calloc(1, sizeof(*r));
 	int rc;
 
-	if (!buf)
+	*out = NULL;
+	if (!r)
 		return QB_ENOMEM;
-	w = xmlNewTextWriterMemory(buf, 0);
-	if (!w) {
-		xmlBufferFree(buf);
-		return QB_ENOMEM;
+	rc = html_open(r);
+	if (rc) {
+		free(r);
+		return rc;
 	}
-	/* xmlTextWriter escapes text only inside an open element: wrap, then strip. */
-	rc = xmlTextWriterStartElement(w, BAD_CAST "r") < 0 ? QB_EIO : 0;
-	if (!rc && o && o->wrap && xmlTextWriterStartElement(w, BAD_CAST o->wrap) < 0)
+	*out = r;
+	return 0;
+}
+
+void qb_rich_html_free(struct qb_rich_html *r)
+{
+	if (!r)
+		return;
+	html_close(r);
+	free(r);
+}
+
+int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNode *n,
+			const struct qb_rich_opts *o)
+{
+	int rc = r->w ? 0 : html_open(r);
+
+	if (rc)
+		return rc;
+	if (o && o->wrap && xmlTextWriterStartElement(r->w, BAD_CAST o->wrap) < 0)
 		rc = QB_EIO;
 	if (!rc)
-		rc = qb_rich_write(w, n, o);
-	if (!rc && o && o->wrap && xmlTextWriterEndElement(w) < 0)
+		rc = qb_rich_write(r->w, n, o);
+	if (!rc && o && o->wrap && xmlTextWriterEndElement(r->w) < 0)
 		rc = QB_EIO;
-	if (!rc && (xmlTextWriterEndElement(w) < 0 || xmlTextWriterFlush(w) < 0))
+	if (!rc && xmlTextWriterFlush(r->w) < 0)
 		rc = QB_EIO;
-	xmlFreeTextWriter(w);
-	if (!rc) {
-		const char *s = (const char *)xmlBufferContent(buf);
-		size_t len = (size_t)xmlBufferLength(buf);
+	if (!rc)
+		rc = qb_buf_add(out, xmlBufferContent(r->buf), (size_t)xmlBufferLength(r->buf));
+	if (rc)
+		html_close(r);
+	else
+		xmlBufferEmpty(r->buf);
+	return rc;
+}
 
-		if (len >= 7 && strncmp(s, "<r>", 3) == 0)
-			rc = qb_buf_add(out, s + 3, len - 7);
-	}
-	xmlBufferFree(buf);
+int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o)
+{
+	struct qb_rich_html r = { NULL, NULL };
+	int rc = html_open(&r);
+
+	if (!rc)
+		rc = qb_rich_html_render(&r, out, n, o);
+	html_close(&r);
 	return rc;
 }
 

@@ -1,7 +1,9 @@
 /* Rendering the bank's rich-text markup as (X)HTML through a libxml2
  * xmlTextWriter, for every exporter that emits HTML (Moodle's question
  * text, QTI's itemBody). Escaping is the writer's: nothing is pasted.
- * Ownership: nothing is kept; the writer and buffers are the caller's. */
+ * Ownership: nothing is kept, except by a qb_rich_html renderer (below),
+ * which owns its writer and buffer; other writers and buffers are the
+ * caller's. */
 #ifndef QB_RICHTEXT_H
 #define QB_RICHTEXT_H
 
@@ -32,6 +34,19 @@ int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opt
 
 /* The same, as an HTML string appended to OUT. */
 int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* A renderer for many fields: qb_rich_to_html's writer and buffer, made
+ * once and reset per field, so that a field costs no writer, buffer or
+ * document of its own (an exporter renders several fields per question).
+ * Owned by its creator: qb_rich_html_free releases it (NULL is fine). */
+struct qb_rich_html;
+
+int qb_rich_html_new(struct qb_rich_html **out);
+void qb_rich_html_free(struct qb_rich_html *r);
+
+/* qb_rich_to_html through R: the same bytes appended to OUT. */
+int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNode *n,
+			const struct qb_rich_opts *o);
 
 /* 1 when N holds block markup (p, pre, ul, ol) and so must not be wrapped
  * in an inline-only container such as <p>. */

