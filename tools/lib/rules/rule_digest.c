@@ -4,14 +4,41 @@
  * They see every question of the run once, in order, and keep only small
  * digests: 64-bit hashes of the normalised stem, of the option set and of
  * its correct options, the file number, the line and the question id (to
- * name the other place).
- * Lookups go through open-addressing hash tables that double when half
- * full, so a run takes time linear in the number of questions. A finding is
- * reported when the later question is seen, so an inline suppression before
- * that question silences it.
+ * name the other place). A finding is reported when the later question is
+ * seen, so an inline suppression before that question silences it.
+ *
+ * Layout (memory must stay a few dozen bytes per question: benchmarks go
+ * to a million questions and lint must stay under 64 MB there, issue 8):
+ *   recs   one 24-byte record per question that is the first with its id,
+ *          its stem, its stem and body, or its option set and key: the
+ *          hashes, and the offset of its line and id in TEXT. The id rule and
+ *          the three digest rules share the record of a question.
+ *   text   one growing arena: per record the line (4 bytes), the id and a
+ *          NUL; no allocation per id.
+ *   runs   the record numbers where the file changes; records come in run
+ *          order, so a record's file is found by binary search there instead
+ *          of being stored in every record.
+ *   tab[]  open-addressing tables (linear probing) by id, by stem, by stem
+ *          and body, by option set and key, of 4-byte slots: the record
+ *          number and a few bits of the key's hash (slot_pack). Keys are read
+ *          from the records, not stored again. Tables grow by 1.5x at 3/4
+ *          full (slot by multiply-shift, so any size works).
+ * A question of a bank without duplicates thus costs 24 + 5 + id length
+ * bytes, plus 4 bytes / load (1/2 to 3/4) in each of three tables: about 55
+ * bytes with 8-character ids.
+ *
+ * The first question with a stem is only in the stem table; the stem-and-
+ * body table holds only later versions of a stem with another body. The
+ * first question with a stem and body is therefore the stem's first
+ * question (if its body matches) or in the second table, which in a bank
+ * without duplicates stays empty. A question makes at most four lookups,
+ * so a run takes time linear in the number of questions.
  *
  * Two different texts with the same 64-bit hash would be taken for equal;
- * with a million questions the chance is about 3e-8.
+ * with a million questions the chance is about 3e-8. The key (correct
+ * options) keeps 32 bits: it is only compared once the 64-bit option-set
+ * hashes are equal, i.e. between keys of one option set. Ids are compared
+ * as strings.
  *
  * Ownership: the digests belong to the qb_lint (l->digests), created on
  * first use and freed by qb_lint_digests_free. */
@@ -22,48 +49,59 @@
 #include "../text.h"
 #include "rules_impl.h"
 
-/* A question that was first with its stem, its option set, or both. */
+/* A question that was first with its id, stem, stem and body, or option
+ * set and key. Hashes not computed for it (e.g. only its id was new) stay 0
+ * and are never read: a record is only compared in the tables it is in. */
 struct rec {
 	uint64_t stem;     /* 0 = empty stem (never compared) */
 	uint64_t set;      /* option set (choice) or body (other types) */
-	uint64_t key;      /* the correct options, as a set (choice) */
-	uint32_t file;
-	uint32_t line;
-	size_t id;         /* offset of the id in digests.ids */
-	int choice;        /* set is a choice question's option set */
+	uint32_t key;      /* the correct options, as a set (choice), folded */
+	uint32_t text;     /* offset of the line and id in digests.text */
+};
+_Static_assert(sizeof(struct rec) == 24, "a record is the bulk of the per-question memory");
+
+/* What a table compares: a question being looked up, or a record. */
+struct probe {
+	uint64_t stem, set;
+	uint32_t key;
+	const char *id;
 };
 
-/* Index of recs by one key: slot = record number + 1, 0 = empty. */
+enum table_kind { BY_ID, BY_STEM, BY_QUESTION, BY_SET, NTABLES };
+
+/* Index of recs by one key: 0 = empty, else a packed slot (see slot_pack). */
 struct table {
 	uint32_t *slot;
-	size_t cap;        /* power of two */
+	size_t cap;
 	size_t n;
 };
 
-enum key_kind { BY_QUESTION, BY_STEM, BY_SET };
-
-struct id_entry {
-	uint64_t h;        /* 0 = empty */
-	uint32_t file;
-	uint32_t line;
+/* Records from FIRST on come from file FILE. */
+struct file_run {
+	size_t first;
+	size_t file;
 };
 
 #define MAX_POSITIONS 26
 
 struct qb_lint_digests {
-	struct id_entry *idtab;
-	size_t idcap, nids;
-
 	struct rec *recs;
 	size_t nrecs, caprecs;
-	struct qb_buf ids;
-	struct table tab[3];    /* by enum key_kind */
+	struct qb_buf text;
+	struct file_run *runs;
+	size_t nruns, capruns;
+	struct table tab[NTABLES];
+	unsigned rbits;         /* low bits of a slot that hold the record number + 1 */
 
 	uint64_t *hv;           /* per-question scratch: hashes of a body's parts */
 	size_t caphv;
 
+	/* the record of the question being linted, once one is needed */
+	size_t rec_serial;
+	size_t cur_rec;
+
 	/* this question's findings, computed once for the three rules */
-	unsigned long serial;
+	size_t serial;
 	size_t qdup, sdup, oset;  /* record number + 1, or 0 */
 	uint64_t stem;            /* this question's stem digest */
 
@@ -78,10 +116,10 @@ void qb_lint_digests_free(struct qb_lint_digests *d)
 
 	if (!d)
 		return;
-	free(d->idtab);
 	free(d->recs);
-	qb_buf_dispose(&d->ids);
-	for (i = 0; i < 3; i++)
+	qb_buf_dispose(&d->text);
+	free(d->runs);
+	for (i = 0; i < NTABLES; i++)
 		free(d->tab[i].slot);
 	free(d->hv);
 	free(d);
@@ -91,8 +129,10 @@ static struct qb_lint_digests *digests(struct qb_lint *l)
 {
 	if (!l->digests) {
 		l->digests = calloc(1, sizeof(*l->digests));
-		if (l->digests)
-			l->digests->serial = (unsigned long)-1;
+		if (l->digests) {
+			l->digests->serial = l->digests->rec_serial = (size_t)-1;
+			l->digests->rbits = 16;
+		}
 	}
 	return l->digests;
 }
@@ -107,71 +147,305 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h;
 }
 
-static uint64_t key_of(const struct rec *r, enum key_kind k)
+/* Grows array V of *CAP elements of SIZE bytes by half (at least to 64
+ * elements); NULL when out of memory (V is then left as it was). */
+static void *grow_array(void *v, size_t *cap, size_t size)
 {
-	return k == BY_QUESTION ? mix(r->stem, r->set) : k == BY_STEM ? r->stem
-								       : mix(r->set, r->key);
+	size_t n = *cap < 64 ? 64 : *cap + *cap / 2;
+
+	if (n > ((size_t)-1) / size)
+		return NULL;
+	v = realloc(v, n * size);
+	if (v)
+		*cap = n;
+	return v;
 }
 
-static int rec_matches(const struct rec *r, enum key_kind k, const struct rec *p)
+/* ---- records ------------------------------------------------------------ */
+
+static const struct rec *rec_at(const struct qb_lint_digests *d, size_t rec1)
 {
-	if (k == BY_QUESTION)
-		return r->stem == p->stem && r->set == p->set;
-	if (k == BY_STEM)
-		return r->stem == p->stem;
-	return r->choice && r->set == p->set && r->key == p->key;
+	return &d->recs[rec1 - 1];
 }
 
-/* The record matching PROBE in table K, or 0. */
-static size_t table_find(const struct qb_lint_digests *d, enum key_kind k, const struct rec *probe)
+static unsigned long rec_line(const struct qb_lint_digests *d, size_t rec1)
 {
-	const struct table *t = &d->tab[k];
-	size_t i;
+	uint32_t line;
 
-	if (!t->cap)
+	memcpy(&line, d->text.ptr + rec_at(d, rec1)->text, sizeof(line));
+	return line;
+}
+
+static const char *rec_id(const struct qb_lint_digests *d, size_t rec1)
+{
+	return d->text.ptr + rec_at(d, rec1)->text + sizeof(uint32_t);
+}
+
+/* The file of a record: the last run that starts at or before it. */
+static size_t rec_file(const struct qb_lint_digests *d, size_t rec1)
+{
+	size_t lo = 0, hi = d->nruns;   /* runs[lo].first <= rec1 - 1 < runs[hi].first */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->runs[mid].first <= rec1 - 1)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->runs[lo].file;
+}
+
+static int add_run(struct qb_lint_digests *d, size_t file)
+{
+	if (d->nruns && d->runs[d->nruns - 1].file == file)
 		return 0;
-	for (i = key_of(probe, k) & (t->cap - 1); t->slot[i]; i = (i + 1) & (t->cap - 1))
-		if (rec_matches(&d->recs[t->slot[i] - 1], k, probe))
-			return t->slot[i];
+	if (d->nruns == d->capruns) {
+		struct file_run *v = grow_array(d->runs, &d->capruns, sizeof(*v));
+
+		if (!v)
+			return QB_ENOMEM;
+		d->runs = v;
+	}
+	d->runs[d->nruns].first = d->nrecs;
+	d->runs[d->nruns++].file = file;
 	return 0;
 }
 
-static void table_put(struct table *t, uint64_t key, uint32_t rec1)
+/* ---- tables ------------------------------------------------------------- */
+
+static uint64_t hash_id(const struct probe *p)
+{
+	return qb_hash64(p->id, strlen(p->id));
+}
+
+static uint64_t hash_stem(const struct probe *p)
+{
+	return p->stem;
+}
+
+static uint64_t hash_question(const struct probe *p)
+{
+	return mix(p->stem, p->set);
+}
+
+static uint64_t hash_set(const struct probe *p)
+{
+	return mix(p->set, p->key);
+}
+
+static int same_id(const struct probe *a, const struct probe *b)
+{
+	return strcmp(a->id, b->id) == 0;
+}
+
+static int same_stem(const struct probe *a, const struct probe *b)
+{
+	return a->stem == b->stem;
+}
+
+static int same_question(const struct probe *a, const struct probe *b)
+{
+	return a->stem == b->stem && a->set == b->set;
+}
+
+static int same_set(const struct probe *a, const struct probe *b)
+{
+	return a->set == b->set && a->key == b->key;
+}
+
+/* by enum table_kind */
+static const struct {
+	uint64_t (*hash)(const struct probe *);
+	int (*same)(const struct probe *, const struct probe *);
+} kinds[NTABLES] = {
+	{ hash_id, same_id },
+	{ hash_stem, same_stem },
+	{ hash_question, same_question },
+	{ hash_set, same_set },
+};
+
+static struct probe probe_of(const struct qb_lint_digests *d, size_t rec1)
+{
+	const struct rec *r = rec_at(d, rec1);
+	struct probe p = { r->stem, r->set, r->key, rec_id(d, rec1) };
+
+	return p;
+}
+
+/* Multiply-shift: the high 32 bits of H scaled to [0, cap); cap < 2^32. */
+static size_t slot_of(uint64_t h, size_t cap)
+{
+	return (size_t)(((h >> 32) * (uint64_t)cap) >> 32);
+}
+
+/* A slot holds the record number + 1 in its low d->rbits bits and the low
+ * bits of the key's hash above them: a probe reads the record only when
+ * those bits match, so a lookup mostly stays within the table's own cache
+ * lines, and the tables need no second array. rbits grows with the number
+ * of records (widen_slots), leaving 12 hash bits at a million records. */
+static uint32_t slot_pack(const struct qb_lint_digests *d, uint64_t h, size_t rec1)
+{
+	return (uint32_t)((h << d->rbits | rec1) & UINT32_MAX);
+}
+
+static size_t slot_rec(const struct qb_lint_digests *d, uint32_t s)
+{
+	return s & (uint32_t)(((uint64_t)1 << d->rbits) - 1);
+}
+
+/* The record (number + 1) matching P in table K, or 0. */
+static size_t table_find(const struct qb_lint_digests *d, enum table_kind k, const struct probe *p)
+{
+	const struct table *t = &d->tab[k];
+	uint64_t h = kinds[k].hash(p);
+	uint32_t bits = slot_pack(d, h, 0), s;
+	size_t i;
+
+	if (!t->n)
+		return 0;
+	for (i = slot_of(h, t->cap); (s = t->slot[i]) != 0; i = i + 1 == t->cap ? 0 : i + 1) {
+		struct probe r;
+
+		if (s - slot_rec(d, s) != bits)
+			continue;
+		r = probe_of(d, slot_rec(d, s));
+		if (kinds[k].same(&r, p))
+			return slot_rec(d, s);
+	}
+	return 0;
+}
+
+static void table_put(struct table *t, uint64_t h, uint32_t s)
 {
 	size_t i;
 
-	for (i = key & (t->cap - 1); t->slot[i]; i = (i + 1) & (t->cap - 1))
+	for (i = slot_of(h, t->cap); t->slot[i]; i = i + 1 == t->cap ? 0 : i + 1)
 		;
-	t->slot[i] = rec1;
+	t->slot[i] = s;
 	t->n++;
 }
 
-static int table_insert(struct qb_lint_digests *d, enum key_kind k, size_t rec1)
+/* Rebuilds table K 1.5 times larger; the keys are hashed again from the
+ * records, which costs less than storing them. */
+static int table_grow(struct qb_lint_digests *d, enum table_kind k)
 {
 	struct table *t = &d->tab[k];
+	struct table nt = { NULL, t->cap ? t->cap + t->cap / 2 : 1024, 0 };
+	size_t i;
 
-	if (rec1 > UINT32_MAX)
+	if (nt.cap > UINT32_MAX)
 		return QB_ENOMEM;
-	if (2 * (t->n + 1) > t->cap) {
-		struct table nt = { NULL, t->cap ? 2 * t->cap : 1024, 0 };
-		size_t i;
+	nt.slot = calloc(nt.cap, sizeof(*nt.slot));
+	if (!nt.slot)
+		return QB_ENOMEM;
+	for (i = 0; i < t->cap; i++) {
+		if (t->slot[i]) {
+			struct probe p = probe_of(d, slot_rec(d, t->slot[i]));
 
-		nt.slot = calloc(nt.cap, sizeof(*nt.slot));
-		if (!nt.slot)
-			return QB_ENOMEM;
-		for (i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				table_put(&nt, key_of(&d->recs[t->slot[i] - 1], k), t->slot[i]);
-		free(t->slot);
-		*t = nt;
+			table_put(&nt, kinds[k].hash(&p), t->slot[i]);
+		}
 	}
-	table_put(t, key_of(&d->recs[rec1 - 1], k), (uint32_t)rec1);
+	free(t->slot);
+	*t = nt;
 	return 0;
 }
 
-static uint32_t clamp32(unsigned long v)
+static int table_insert(struct qb_lint_digests *d, enum table_kind k, size_t rec1)
 {
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	struct table *t = &d->tab[k];
+	struct probe p;
+	uint64_t h;
+	int err;
+
+	if (4 * (t->n + 1) > 3 * t->cap) {
+		err = table_grow(d, k);
+		if (err)
+			return err;
+	}
+	p = probe_of(d, rec1);
+	h = kinds[k].hash(&p);
+	table_put(t, h, slot_pack(d, h, rec1));
+	return 0;
+}
+
+/* Makes room for one more bit of record number in every slot: the hash
+ * bits move up by one and lose their top bit, which is what slot_pack
+ * gives with the wider field, so no record is read. */
+static void widen_slots(struct qb_lint_digests *d)
+{
+	uint32_t mask = (uint32_t)(((uint64_t)1 << d->rbits) - 1);
+	size_t i;
+	int k;
+
+	for (k = 0; k < NTABLES; k++) {
+		struct table *t = &d->tab[k];
+
+		for (i = 0; i < t->cap; i++)
+			if (t->slot[i])
+				t->slot[i] = (t->slot[i] & ~mask) << 1 | (t->slot[i] & mask);
+	}
+	d->rbits++;
+}
+
+/* The record of the question being linted (number + 1 in *OUT), appended
+ * the first time one of the rules needs it. Its hashes start at 0. */
+static int this_rec(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+		    size_t *out)
+{
+	uint32_t line = q->line > UINT32_MAX ? UINT32_MAX : (uint32_t)q->line;
+	struct rec *r;
+	int err;
+
+	if (d->rec_serial == l->stats.questions) {
+		*out = d->cur_rec;
+		return 0;
+	}
+	/* record numbers + 1 and text offsets must fit the 32-bit fields */
+	if (d->nrecs >= UINT32_MAX - 1 || d->text.len > UINT32_MAX)
+		return QB_ENOMEM;
+	if (d->rbits < 32 && d->nrecs + 1 >= (size_t)1 << d->rbits)
+		widen_slots(d);
+	if (d->nrecs == d->caprecs) {
+		struct rec *v = grow_array(d->recs, &d->caprecs, sizeof(*v));
+
+		if (!v)
+			return QB_ENOMEM;
+		d->recs = v;
+	}
+	err = add_run(d, q->file_index);
+	if (err)
+		return err;
+	r = &d->recs[d->nrecs];
+	memset(r, 0, sizeof(*r));
+	r->text = (uint32_t)d->text.len;
+	err = qb_buf_add(&d->text, &line, sizeof(line));
+	if (!err)
+		err = qb_buf_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
+	if (err)
+		return err;
+	d->nrecs++;
+	d->rec_serial = l->stats.questions;
+	*out = d->cur_rec = d->nrecs;
+	return 0;
+}
+
+/* Records this question's hashes P and files it in table K. */
+static int add_to(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+		  const struct probe *p, enum table_kind k)
+{
+	struct rec *r;
+	size_t rec1;
+	int err = this_rec(l, d, q, &rec1);
+
+	if (err)
+		return err;
+	r = &d->recs[rec1 - 1];
+	r->stem = p->stem;
+	r->set = p->set;
+	r->key = p->key;
+	return table_insert(d, k, rec1);
 }
 
 /* ---- digests of one question ------------------------------------------ */
@@ -259,15 +533,77 @@ static int body_hash(struct qb_lint *l, struct qb_lint_digests *d, const struct 
 	return err;
 }
 
+/* The hashes of this question: stem, option set (or body) and key. */
+static int question_hashes(struct qb_lint *l, struct qb_lint_digests *d,
+			   const struct qb_question *q, struct probe *p)
+{
+	const struct qb_qcache *c;
+	uint64_t key;
+	size_t i, n = 0;
+	int err = qb_rule_qcache(l, q, &c);
+
+	if (err)
+		return err;
+	memset(p, 0, sizeof(*p));
+	if (c->stem_norm_len) {
+		p->stem = qb_hash64(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
+		p->stem += p->stem == 0;
+	}
+	if (!qb_qtype_is_choice(q->type))
+		return body_hash(l, d, q, &p->set);
+	for (i = 0; i < q->noptions && !err; i++)
+		err = push_hash(d, &n, c->opt[i].hash);
+	if (!err)
+		p->set = set_hash(d, n, "options");
+	for (i = n = 0; i < q->noptions && !err; i++)
+		if (q->options[i].correct)
+			err = push_hash(d, &n, c->opt[i].hash);
+	if (!err) {
+		key = set_hash(d, n, "key");
+		p->key = (uint32_t)(key ^ (key >> 32));
+	}
+	return err;
+}
+
+/* question-duplicate and stem-duplicate (see the layout at the top). */
+static int find_stem(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+		     const struct probe *p)
+{
+	size_t first = table_find(d, BY_STEM, p);
+
+	if (!first)
+		return add_to(l, d, q, p, BY_STEM);
+	if (rec_at(d, first)->set == p->set) {
+		d->qdup = first;
+		return 0;
+	}
+	d->qdup = table_find(d, BY_QUESTION, p);
+	if (d->qdup)
+		return 0;
+	d->sdup = first;
+	return add_to(l, d, q, p, BY_QUESTION);
+}
+
+/* option-set-reused: not for a question that repeats another one whole. */
+static int find_set(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+		    const struct probe *p)
+{
+	size_t o = table_find(d, BY_SET, p);
+
+	if (!o)
+		return add_to(l, d, q, p, BY_SET);
+	if (!d->qdup)
+		d->oset = o;
+	return 0;
+}
+
 /* Computes this question's digests, looks them up, then records them: once
  * per question, whichever of the three rules runs first. */
 static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lint_digests **out)
 {
 	struct qb_lint_digests *d = digests(l);
-	const struct qb_qcache *c;
-	struct rec p;
-	size_t i, n = 0, found_s = 0;
-	int err, index_set;
+	struct probe p;
+	int err;
 
 	*out = d;
 	if (!d)
@@ -275,127 +611,59 @@ static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lin
 	if (d->serial == l->stats.questions)
 		return 0;
 	d->qdup = d->sdup = d->oset = 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = question_hashes(l, d, q, &p);
 	if (err)
 		return err;
-	memset(&p, 0, sizeof(p));
-	if (c->stem_norm_len) {
-		p.stem = qb_hash64(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
-		p.stem += p.stem == 0;
-	}
-	p.choice = qb_qtype_is_choice(q->type) && q->noptions >= 2;
-	if (qb_qtype_is_choice(q->type)) {
-		for (i = 0; i < q->noptions && !err; i++)
-			err = push_hash(d, &n, c->opt[i].hash);
-		if (!err)
-			p.set = set_hash(d, n, "options");
-		for (i = n = 0; i < q->noptions && !err; i++)
-			if (q->options[i].correct)
-				err = push_hash(d, &n, c->opt[i].hash);
-		if (!err)
-			p.key = set_hash(d, n, "key");
-	} else {
-		err = body_hash(l, d, q, &p.set);
-	}
-	if (err)
-		return err;
-
 	d->stem = p.stem;
-	if (p.stem) {
-		d->qdup = table_find(d, BY_QUESTION, &p);
-		found_s = table_find(d, BY_STEM, &p);
-		if (found_s && !d->qdup)
-			d->sdup = found_s;
-	}
-	index_set = 0;
-	if (p.choice) {
-		size_t o = table_find(d, BY_SET, &p);
-
-		if (o && !d->qdup)
-			d->oset = o;
-		index_set = !o;
-	}
-	if ((p.stem && (!d->qdup || !found_s)) || index_set) {
-		if (d->nrecs == d->caprecs) {
-			size_t cap = d->caprecs ? 2 * d->caprecs : 1024;
-			struct rec *v = realloc(d->recs, cap * sizeof(*v));
-
-			if (!v)
-				return QB_ENOMEM;
-			d->recs = v;
-			d->caprecs = cap;
-		}
-		p.file = clamp32(q->file_index);
-		p.line = clamp32(q->line);
-		p.id = d->ids.len;
-		err = qb_buf_adds(&d->ids, q->id ? q->id : "");
-		if (!err)
-			err = qb_buf_addc(&d->ids, '\0');
-		if (err)
-			return err;
-		d->recs[d->nrecs++] = p;
-		if (p.stem && !d->qdup)
-			err = table_insert(d, BY_QUESTION, d->nrecs);
-		if (!err && p.stem && !found_s)
-			err = table_insert(d, BY_STEM, d->nrecs);
-		if (!err && index_set)
-			err = table_insert(d, BY_SET, d->nrecs);
-		if (err)
-			return err;
-	}
+	if (p.stem)
+		err = find_stem(l, d, q, &p);
+	if (!err && qb_qtype_is_choice(q->type) && q->noptions >= 2)
+		err = find_set(l, d, q, &p);
+	if (err)
+		return err;
 	d->serial = l->stats.questions;
 	return 0;
-}
-
-static const struct rec *rec_at(const struct qb_lint_digests *d, size_t rec1)
-{
-	return &d->recs[rec1 - 1];
 }
 
 int qb_rule_question_duplicate(struct qb_lint *l, const struct qb_question *q)
 {
 	struct qb_lint_digests *d;
-	const struct rec *r;
 	int err = prepare(l, q, &d);
 
 	if (err || !d->qdup)
 		return err;
-	r = rec_at(d, d->qdup);
 	return qb_lint_report(l, "question-duplicate", q->line,
 			      "question '%s' repeats question '%s' (%s:%lu): same stem, same options; "
-			      "keep one copy", qb_rule_qid(q), d->ids.ptr + r->id,
-			      qb_lint_file_name(l, r->file), (unsigned long)r->line);
+			      "keep one copy", qb_rule_qid(q), rec_id(d, d->qdup),
+			      qb_lint_file_name(l, rec_file(d, d->qdup)), rec_line(d, d->qdup));
 }
 
 int qb_rule_stem_duplicate(struct qb_lint *l, const struct qb_question *q)
 {
 	struct qb_lint_digests *d;
-	const struct rec *r;
 	int err = prepare(l, q, &d);
 
 	if (err || !d->sdup)
 		return err;
-	r = rec_at(d, d->sdup);
 	return qb_lint_report(l, "stem-duplicate", q->line,
 			      "question '%s' has the same stem as question '%s' (%s:%lu) but other "
 			      "options; merge the two versions or reword one stem", qb_rule_qid(q),
-			      d->ids.ptr + r->id, qb_lint_file_name(l, r->file), (unsigned long)r->line);
+			      rec_id(d, d->sdup), qb_lint_file_name(l, rec_file(d, d->sdup)),
+			      rec_line(d, d->sdup));
 }
 
 int qb_rule_option_set_reused(struct qb_lint *l, const struct qb_question *q)
 {
 	struct qb_lint_digests *d;
-	const struct rec *r;
 	int err = prepare(l, q, &d);
 
 	if (err || !d->oset)
 		return err;
-	r = rec_at(d, d->oset);
 	return qb_lint_report(l, "option-set-reused", q->line,
 			      "question '%s' reuses the option set and key of question '%s' (%s:%lu)%s",
-			      qb_rule_qid(q), d->ids.ptr + r->id, qb_lint_file_name(l, r->file),
-			      (unsigned long)r->line,
-			      d->stem && r->stem
+			      qb_rule_qid(q), rec_id(d, d->oset),
+			      qb_lint_file_name(l, rec_file(d, d->oset)), rec_line(d, d->oset),
+			      d->stem && rec_at(d, d->oset)->stem
 				      ? " under another stem; check that the two ask different things"
 				      : "; a stem is empty, so the two cannot be told apart");
 }
@@ -405,47 +673,24 @@ int qb_rule_option_set_reused(struct qb_lint *l, const struct qb_question *q)
 int qb_rule_id_duplicate(struct qb_lint *l, const struct qb_question *q)
 {
 	struct qb_lint_digests *d = digests(l);
-	uint64_t h;
-	size_t i;
+	struct probe p = { 0, 0, 0, q->id };
+	size_t first, rec1;
+	int err;
 
 	if (!d)
 		return QB_ENOMEM;
 	if (!q->id || !q->id[0])
 		return 0;
-	h = qb_hash64(q->id, strlen(q->id));
-	h += h == 0;
-	if (2 * (d->nids + 1) > d->idcap) {
-		size_t cap = d->idcap ? 2 * d->idcap : 1024;
-		struct id_entry *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		for (i = 0; i < d->idcap; i++) {
-			size_t j;
-
-			if (!d->idtab[i].h)
-				continue;
-			for (j = d->idtab[i].h & (cap - 1); v[j].h; j = (j + 1) & (cap - 1))
-				;
-			v[j] = d->idtab[i];
-		}
-		free(d->idtab);
-		d->idtab = v;
-		d->idcap = cap;
-	}
-	for (i = h & (d->idcap - 1); d->idtab[i].h; i = (i + 1) & (d->idcap - 1)) {
-		if (d->idtab[i].h == h)
-			return qb_lint_report(l, "id-duplicate", q->line,
-					      "question id '%s' is already used at %s:%lu; ids must be "
-					      "unique across all files linted together", q->id,
-					      qb_lint_file_name(l, d->idtab[i].file),
-					      (unsigned long)d->idtab[i].line);
-	}
-	d->idtab[i].h = h;
-	d->idtab[i].file = clamp32(q->file_index);
-	d->idtab[i].line = clamp32(q->line);
-	d->nids++;
-	return 0;
+	first = table_find(d, BY_ID, &p);
+	if (first)
+		return qb_lint_report(l, "id-duplicate", q->line,
+				      "question id '%s' is already used at %s:%lu; ids must be "
+				      "unique across all files linted together", q->id,
+				      qb_lint_file_name(l, rec_file(d, first)), rec_line(d, first));
+	err = this_rec(l, d, q, &rec1);
+	if (!err)
+		err = table_insert(d, BY_ID, rec1);
+	return err;
 }
 
 /* ---- bank-key-position-balance ---------------------------------------- */
