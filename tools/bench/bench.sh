@@ -5,9 +5,10 @@
 #   2. xmllint with the schema on a DOM (what a tree-based tool costs),
 #   3. qbank lint,
 #   4. qbank export --to moodle, qti21 and markdown,
-# each the best of RUNS runs, printed as a Markdown table with the ratio of
-# each time to (1). An exporter that is not there yet ("not available yet")
-# shows as n/a. Exports go to OUT and are deleted after measuring.
+# each the best of RUNS runs (in rounds that run every step once, so that
+# drift in the machine's speed touches every step alike), printed as a
+# Markdown table with the ratio of each time to (1). An exporter that is
+# not there yet ("not available yet") shows as n/a. Exports go to OUT and are deleted after measuring.
 #
 # Usage: tools/bench/bench.sh FILE
 # Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), RUNS
@@ -71,49 +72,71 @@ questions=$(grep -c '<question[[:space:]>]' "$file")
 floor=""
 rows=""
 
-for s in $STEPS; do
+# One run of step S: keeps the best time, the highest RSS, the output size
+# and a note (n/a, failed) in best_S, rss_S, size_S and note_S.
+run_step() {
+	s=$1
 	cmd=$(step_cmd "$s")
-	[ -n "$cmd" ] || { echo "bench.sh: unknown step '$s'" >&2; exit 2; }
 	out=$(step_output "$s")
-	best="" rss=0 status=0 note=""
-	runs=$RUNS
-	if [ "$s" = dom ]; then
-		runs=${DOM_RUNS:-$RUNS}
-		avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
-		if [ -n "$avail" ] && [ $((bytes / 1024 * 5)) -gt $((avail / 2)) ]; then
-			rows="$rows| $(step_label "$s") | skipped | | | | needs about $((bytes / 1048576 * 5)) MB, more than half the available memory |
-"
+	# shellcheck disable=SC2086
+	"$RUSAGE" -o "$tmp/r" -O "$tmp/stdout" -- $cmd 2> "$tmp/stderr" || exit 2
+	read -r t m status < "$tmp/r"
+	if [ "$status" -ne 0 ]; then
+		if grep -q "not available yet" "$tmp/stderr"; then
+			eval "note_$s=\"n/a (not available yet)\""
+		else
+			eval "note_$s=\"failed (exit $status): \$(head -n 1 \"\$tmp/stderr\")\""
+		fi
+		if [ "$s" = lint ] && [ "$status" -eq 1 ]; then
+			eval "note_$s=\"exit 1 (findings): \$(tail -n 1 \"\$tmp/stdout\")\""
+		else
+			eval "done_$s=1"   # a failing step is measured once
+			return
+		fi
+	fi
+	eval "best=\${best_$s:-}; rss=\${rss_$s:-0}"
+	if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then
+		eval "best_$s=$t"
+	fi
+	[ "$m" -gt "$rss" ] && eval "rss_$s=$m"
+	if [ "$out" != - ] && [ -f "$out" ]; then
+		eval "size_$s=$(wc -c < "$out")"
+		rm -f "$out"
+	fi
+}
+
+# Rounds, each running every step once: the machine's speed drifts over
+# minutes, and interleaving lets every step see the same conditions.
+for s in $STEPS; do
+	[ -n "$(step_cmd "$s")" ] || { echo "bench.sh: unknown step '$s'" >&2; exit 2; }
+	eval "best_$s=; rss_$s=0; size_$s=; note_$s=; done_$s="
+done
+dom_skip=""
+avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
+if [ -n "$avail" ] && [ $((bytes / 1024 * 5)) -gt $((avail / 2)) ]; then
+	dom_skip="needs about $((bytes / 1048576 * 5)) MB, more than half the available memory"
+fi
+round=0
+while [ "$round" -lt "$RUNS" ]; do
+	round=$((round + 1))
+	for s in $STEPS; do
+		eval "d=\${done_$s:-}"
+		[ -n "$d" ] && continue
+		if [ "$s" = dom ] && { [ -n "$dom_skip" ] || [ "$round" -gt "${DOM_RUNS:-$RUNS}" ]; }; then
 			continue
 		fi
-	fi
-	i=0
-	while [ "$i" -lt "$runs" ]; do
-		i=$((i + 1))
-		# shellcheck disable=SC2086
-		"$RUSAGE" -o "$tmp/r" -O "$tmp/stdout" -- $cmd 2> "$tmp/stderr" || exit 2
-		read -r t m status < "$tmp/r"
-		if [ "$status" -ne 0 ]; then
-			if grep -q "not available yet" "$tmp/stderr"; then
-				note="n/a (not available yet)"
-			else
-				note="failed (exit $status): $(head -n 1 "$tmp/stderr")"
-			fi
-			[ "$s" = lint ] && [ "$status" -eq 1 ] && note="exit 1 (findings): $(tail -n 1 "$tmp/stdout")"
-			# a failing step is measured once
-			[ "$s" = lint ] && [ "$status" -eq 1 ] || break
-		fi
-		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then
-			best=$t
-		fi
-		[ "$m" -gt "$rss" ] && rss=$m
-		if [ "$out" != - ] && [ -f "$out" ]; then
-			size=$(wc -c < "$out")
-			rm -f "$out"
-		fi
+		run_step "$s"
 	done
-	if [ "$s" = stream ]; then
-		floor=$best
+done
+
+for s in $STEPS; do
+	eval "best=\${best_$s:-}; rss=\${rss_$s:-0}; size=\${size_$s:-}; note=\${note_$s:-}"
+	if [ "$s" = dom ] && [ -n "$dom_skip" ]; then
+		rows="$rows| $(step_label "$s") | skipped | | | | $dom_skip |
+"
+		continue
 	fi
+	[ "$s" = stream ] && floor=$best
 	case $note in
 	n/a*|failed*)
 		rows="$rows| $(step_label "$s") | n/a | | | | $note |
@@ -124,9 +147,8 @@ for s in $STEPS; do
 	per=$(awk "BEGIN { if ($questions > 0) printf \"%.1f\", $best * 1e6 / $questions }")
 	mb=$(awk "BEGIN { printf \"%.0f\", $rss / 1024 }")
 	outsz=""
-	if [ "$out" != - ] && [ -n "${size:-}" ]; then
+	if [ -n "$size" ]; then
 		outsz=$(awk "BEGIN { printf \"%.0f MB\", ${size} / 1048576 }")
-		size=""
 	fi
 	[ -n "$note" ] && outsz="$outsz $note"
 	rows="$rows| $(step_label "$s") | $best | $ratio | $per | $mb | $outsz |
