@@ -13,10 +13,17 @@
  * over through a small queue, in file order; findings the reader makes are
  * carried with the question they came before, so the linter sees exactly
  * the sequence a single thread would. Questions go back to the reader
- * thread to be freed (their nodes belong to the parser's document). */
+ * thread to be freed (their nodes belong to the parser's document).
+ * When the caller exports, the rules run on the reader thread instead, so
+ * that the exporter has the other core to itself; the linter is then used
+ * by one thread at a time all the same (file begin and end are called
+ * before the thread starts and after it is joined). */
 
 #define QUEUE_LEN 32
 #define SLOTS (2 * QUEUE_LEN + 2)
+/* A waiting thread is woken only once this many events (or the end) are
+ * ready for it: a wake-up per question would cost more than the question. */
+#define BATCH 8
 
 struct rdiag {
 	unsigned long line;
@@ -47,8 +54,10 @@ struct pipe {
 	size_t ndone;
 	size_t held;                  /* questions out of the reader's hands */
 	int stop;
+	int reader_waits, linter_waits;
 	struct qb_reader *r;
 	struct rdiags pending;        /* the reader thread's, until queued */
+	struct qb_lint *lint_here;    /* non-NULL: the reader thread runs the rules */
 };
 
 static unsigned long long total_size(const char *const *files, size_t n)
@@ -138,8 +147,11 @@ static void take_back(struct pipe *p)
 	size_t i, n;
 
 	pthread_mutex_lock(&p->mu);
-	while (!p->stop && p->held == SLOTS && p->ndone == 0)
+	while (!p->stop && p->held == SLOTS && p->ndone == 0) {
+		p->reader_waits = 1;
 		pthread_cond_wait(&p->to_reader, &p->mu);
+	}
+	p->reader_waits = 0;
 	n = p->ndone;
 	for (i = 0; i < n; i++)
 		done[i] = p->done[i];
@@ -161,6 +173,14 @@ static void *read_all(void *arg)
 
 		take_back(p);
 		rc = qb_reader_next(p->r, &q);
+		if (p->lint_here) {
+			int lrc = replay_diags(p->lint_here, &p->pending);
+
+			if (!lrc && rc == 1)
+				lrc = qb_lint_question(p->lint_here, q);
+			if (lrc)
+				rc = lrc;
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.q = rc == 1 ? q : NULL;
 		ev.rc = rc < 0 ? rc : 0;
@@ -174,8 +194,11 @@ static void *read_all(void *arg)
 		ev.offset = qb_reader_offset(p->r);
 
 		pthread_mutex_lock(&p->mu);
-		while (!p->stop && p->len == QUEUE_LEN)
+		while (!p->stop && p->len == QUEUE_LEN) {
+			p->reader_waits = 1;
 			pthread_cond_wait(&p->to_reader, &p->mu);
+		}
+		p->reader_waits = 0;
 		if (p->stop) {
 			pthread_mutex_unlock(&p->mu);
 			free_diags(&ev.diags);
@@ -184,7 +207,8 @@ static void *read_all(void *arg)
 		p->queue[(p->head + p->len++) % QUEUE_LEN] = ev;
 		if (ev.q)
 			p->held++;
-		pthread_cond_signal(&p->to_linter);
+		if (p->linter_waits && (p->len >= BATCH || !ev.q))
+			pthread_cond_signal(&p->to_linter);
 		pthread_mutex_unlock(&p->mu);
 	} while (rc == 1);
 	return NULL;
@@ -197,12 +221,16 @@ static struct event next_event(struct pipe *p)
 	struct event ev;
 
 	pthread_mutex_lock(&p->mu);
-	while (p->len == 0)
+	while (p->len == 0) {
+		p->linter_waits = 1;
 		pthread_cond_wait(&p->to_linter, &p->mu);
+	}
+	p->linter_waits = 0;
 	ev = p->queue[p->head];
 	p->head = (p->head + 1) % QUEUE_LEN;
 	p->len--;
-	pthread_cond_signal(&p->to_reader);
+	if (p->reader_waits && p->len <= QUEUE_LEN - BATCH)
+		pthread_cond_signal(&p->to_reader);
 	pthread_mutex_unlock(&p->mu);
 	return ev;
 }
@@ -211,7 +239,8 @@ static void give_back(struct pipe *p, const struct qb_question *q)
 {
 	pthread_mutex_lock(&p->mu);
 	p->done[p->ndone++] = q;
-	pthread_cond_signal(&p->to_reader);
+	if (p->reader_waits && p->ndone >= BATCH)
+		pthread_cond_signal(&p->to_reader);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -224,7 +253,7 @@ static void stop_reader(struct pipe *p)
 }
 
 struct file_run {
-	struct qb_lint *l;
+	struct qb_lint *l;            /* NULL when the reader thread lints */
 	const struct qb_run_hooks *h;
 	unsigned long long base, total;
 	int bank_sent;
@@ -240,7 +269,7 @@ static int one_question(struct file_run *f, const struct event *ev)
 		f->bank_sent = 1;
 		rc = h->bank(h->ctx, &ev->bank);
 	}
-	if (!rc)
+	if (!rc && f->l)
 		rc = qb_lint_question(f->l, ev->q);
 	if (!rc && h && h->question && !ev->q->schema_invalid)
 		rc = h->question(h->ctx, ev->q);
@@ -261,7 +290,8 @@ static int pump(struct file_run *f, struct pipe *p)
 	for (;;) {
 		struct event ev = next_event(p);
 
-		rc = replay_diags(f->l, &ev.diags);
+		rc = f->l ? replay_diags(f->l, &ev.diags) : 0;
+		free_diags(&ev.diags);
 		if (!ev.q) {
 			if (!rc)
 				rc = ev.rc;
@@ -307,6 +337,12 @@ static int run_file(struct qb_lint *l, xmlSchemaPtr schema, const char *file, si
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.to_reader, NULL);
 	pthread_cond_init(&p.to_linter, NULL);
+	/* The rules go to the lighter half: with an exporter (or statistics)
+	 * on this thread, the reader thread runs them too. */
+	if (h && h->question) {
+		p.lint_here = l;
+		f.l = NULL;
+	}
 	rc = qb_lint_file_begin(l, file, index);
 	if (!rc)
 		rc = pump(&f, &p);
