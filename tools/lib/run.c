@@ -19,11 +19,11 @@
  * by one thread at a time all the same (file begin and end are called
  * before the thread starts and after it is joined). */
 
-#define QUEUE_LEN 32
+#define QUEUE_LEN 64
 #define SLOTS (2 * QUEUE_LEN + 2)
 /* A waiting thread is woken only once this many events (or the end) are
  * ready for it: a wake-up per question would cost more than the question. */
-#define BATCH 8
+#define BATCH 32
 
 struct rdiag {
 	unsigned long line;
