@@ -25,9 +25,12 @@ int qb_buf_grow(struct qb_buf *b, size_t extra)
 	p = realloc(b->ptr, cap);
 	if (!p)
 		return QB_ENOMEM;
-	/* keep the promise of buf.h (always NUL-terminated) for a buffer grown
-	 * but not yet written to: qb_text_plain of an empty element is one */
-	p[b->len] = '\0';
+	/* Zero the new space: PCRE2's JIT scans subjects with wide loads that
+	 * may look at bytes past the terminating NUL (harmless, but memcheck
+	 * rightly calls uninitialised bytes an error). Growth is rare: buffers
+	 * are reused. This also keeps the promise of buf.h (always
+	 * NUL-terminated) for a buffer grown but not yet written to. */
+	memset(p + b->len, 0, cap - b->len);
 	b->ptr = p;
 	b->cap = cap;
 	return 0;
