@@ -43,13 +43,10 @@ struct category {
 	unsigned long line;
 };
 
-/* The storage behind one question handed out: its strings, arrays and
- * pragmas, and its XML subtree, detached from the reader's document so
- * that the parser can move on while the question is still in use (see
- * qb_reader_release). The reader builds each question in its own working
- * set (below) and swaps that with a free slot when it hands it out. */
-struct slot {
-	struct qb_question q;      /* first: a question's address is its slot's */
+/* The storage of one question's strings, arrays and pragmas. The reader
+ * builds each question in its own set (qb_reader.w) and trades it for a
+ * free slot's when it hands the question out. */
+struct qbufs {
 	struct arena arena;
 	struct qb_option *opts_v;   size_t capopts;
 	struct qb_answer *ans_v;    size_t capans;
@@ -57,9 +54,17 @@ struct slot {
 	struct qb_pair *pairs_v;    size_t cappairs;
 	struct qb_distractor *dis_v; size_t capdis;
 	const char **tags_v;        size_t captags;
-	const char **catnames;      size_t capcatnames;
+	const char **catnames;      size_t capcatnames;  /* copies of the category names */
 	struct qb_pragma *pragmas;  size_t npragmas, cappragmas;
-	char **pragma_text;
+	char **pragma_text;         /* owned copies, same index as pragmas */
+};
+
+/* One question handed out: its storage, and its XML subtree detached from
+ * the reader's document so that the parser can move on while the question
+ * is still in use (see qb_reader_release). */
+struct slot {
+	struct qb_question q;
+	struct qbufs b;
 	xmlNodePtr holder;         /* <question> with the question's children and attributes */
 	int busy;
 };
@@ -76,20 +81,10 @@ struct qb_reader {
 
 	struct category *cats;
 	size_t ncats, capcats;
-	const char **catnames;     /* copies of cats[].name in the arena, for the question */
 	size_t category_serial;
 
 	struct qb_question q;
-	struct arena arena;
-	struct qb_option *opts_v;   size_t capopts;
-	struct qb_answer *ans_v;    size_t capans;
-	struct qb_side_rationale *side_v; size_t capside;
-	struct qb_pair *pairs_v;    size_t cappairs;
-	struct qb_distractor *dis_v; size_t capdis;
-	const char **tags_v;        size_t captags;
-
-	struct qb_pragma *pragmas;  size_t npragmas, cappragmas;
-	char **pragma_text;         /* owned copies, same index as pragmas */
+	struct qbufs w;            /* the question being built */
 	struct qb_pragma *fpragmas; size_t nfpragmas, capfpragmas;
 
 	/* libxml2 reports errors as it parses, which runs ahead of the node the
@@ -101,7 +96,6 @@ struct qb_reader {
 	int done;
 	int over_limit;            /* the current question broke a limit (limits.h) */
 	int advance_with_next;     /* the current node's subtree was consumed */
-	size_t capcatnames;
 
 	struct slot *slots;        /* questions handed out; see qb_reader_release */
 	size_t nslots;
@@ -288,14 +282,14 @@ static const char *plain(struct qb_reader *r, const xmlNode *n)
 
 	if (n->children && n->children->type == XML_TEXT_NODE && !n->children->next) {
 		s = qb_text_trim((const char *)n->children->content, &len);
-		return arena_strndup(&r->arena, s, len);
+		return arena_strndup(&r->w.arena, s, len);
 	}
 	if (qb_text_plain(&b, n) != 0) {
 		qb_buf_dispose(&b);
 		return NULL;
 	}
 	s = qb_text_trim(b.len ? b.ptr : "", &len);
-	out = arena_strndup(&r->arena, s, len);
+	out = arena_strndup(&r->w.arena, s, len);
 	qb_buf_dispose(&b);
 	return out;
 }
@@ -315,7 +309,7 @@ static const char *letter_id(struct qb_reader *r, size_t i)
 	}
 	for (k = 0; k < n; k++)
 		out[k] = tmp[n - 1 - k];
-	return arena_strndup(&r->arena, out, n);
+	return arena_strndup(&r->w.arena, out, n);
 }
 
 /* ---- errors --------------------------------------------------------- */
@@ -647,28 +641,39 @@ nomem:
 	return QB_ENOMEM;
 }
 
-static void clear_pragmas(struct qb_reader *r)
+static void clear_pragmas(struct qbufs *b)
 {
 	size_t i;
 
-	for (i = 0; i < r->npragmas; i++)
-		free(r->pragma_text[i]);
-	r->npragmas = 0;
+	for (i = 0; i < b->npragmas; i++)
+		free(b->pragma_text[i]);
+	b->npragmas = 0;
+}
+
+static void qbufs_dispose(struct qbufs *b)
+{
+	clear_pragmas(b);
+	arena_dispose(&b->arena);
+	free(b->opts_v);
+	free(b->ans_v);
+	free(b->side_v);
+	free(b->pairs_v);
+	free(b->dis_v);
+	free(b->tags_v);
+	free(b->catnames);
+	free(b->pragmas);
+	free(b->pragma_text);
 }
 
 static void release_slot(struct slot *s)
 {
-	size_t i;
-
 	if (!s->busy)
 		return;
 	/* on the reader's thread: the subtree's strings may be in the
 	 * document's dictionary, which the parser keeps adding to */
 	xmlFreeNode(s->holder);
 	s->holder = NULL;
-	for (i = 0; i < s->npragmas; i++)
-		free(s->pragma_text[i]);
-	s->npragmas = 0;
+	clear_pragmas(&s->b);
 	s->busy = 0;
 }
 
@@ -689,16 +694,7 @@ static void dispose_slots(struct qb_reader *r)
 		struct slot *s = &r->slots[i];
 
 		release_slot(s);
-		arena_dispose(&s->arena);
-		free(s->opts_v);
-		free(s->ans_v);
-		free(s->side_v);
-		free(s->pairs_v);
-		free(s->dis_v);
-		free(s->tags_v);
-		free(s->catnames);
-		free(s->pragmas);
-		free(s->pragma_text);
+		qbufs_dispose(&s->b);
 	}
 	free(r->slots);
 }
@@ -716,10 +712,7 @@ void qb_reader_free(struct qb_reader *r)
 	for (i = 0; i < r->ncats; i++)
 		free(r->cats[i].name);
 	free(r->cats);
-	free(r->catnames);
-	clear_pragmas(r);
-	free(r->pragmas);
-	free(r->pragma_text);
+	qbufs_dispose(&r->w);
 	for (i = 0; i < r->nfpragmas; i++)
 		free((char *)r->fpragmas[i].text);
 	free(r->fpragmas);
@@ -727,13 +720,6 @@ void qb_reader_free(struct qb_reader *r)
 	for (i = 0; i < r->npend; i++)
 		free(r->pend[i].msg);
 	free(r->pend);
-	arena_dispose(&r->arena);
-	free(r->opts_v);
-	free(r->ans_v);
-	free(r->side_v);
-	free(r->pairs_v);
-	free(r->dis_v);
-	free(r->tags_v);
 	free(r->bank_id);
 	free(r->bank_lang);
 	free(r->bank_title);
@@ -768,9 +754,9 @@ static int add_option(struct qb_reader *r, const xmlNode *n)
 	const xmlNode *c;
 	const char *id;
 
-	if (grow((void **)&r->opts_v, &r->capopts, r->q.noptions + 1, sizeof(*o)))
+	if (grow((void **)&r->w.opts_v, &r->w.capopts, r->q.noptions + 1, sizeof(*o)))
 		return QB_ENOMEM;
-	o = &r->opts_v[r->q.noptions];
+	o = &r->w.opts_v[r->q.noptions];
 	memset(o, 0, sizeof(*o));
 	o->node = n;
 	o->line = line_of(n);
@@ -780,7 +766,7 @@ static int add_option(struct qb_reader *r, const xmlNode *n)
 		size_t len;
 		const char *t = qb_text_trim(id, &len);
 
-		o->id = arena_strndup(&r->arena, t, len);
+		o->id = arena_strndup(&r->w.arena, t, len);
 		o->explicit_id = 1;
 	} else {
 		o->id = letter_id(r, r->q.noptions);
@@ -804,9 +790,9 @@ static int add_answer(struct qb_reader *r, const xmlNode *n)
 {
 	struct qb_answer *a;
 
-	if (grow((void **)&r->ans_v, &r->capans, r->q.nanswers + 1, sizeof(*a)))
+	if (grow((void **)&r->w.ans_v, &r->w.capans, r->q.nanswers + 1, sizeof(*a)))
 		return QB_ENOMEM;
-	a = &r->ans_v[r->q.nanswers];
+	a = &r->w.ans_v[r->q.nanswers];
 	a->node = n;
 	a->line = line_of(n);
 	a->value = plain(r, n);
@@ -823,9 +809,9 @@ static int add_side_rationale(struct qb_reader *r, const xmlNode *n)
 	struct qb_side_rationale *s;
 	const char *f = qb_text_attr(n, "for");
 
-	if (grow((void **)&r->side_v, &r->capside, r->q.nside_rationales + 1, sizeof(*s)))
+	if (grow((void **)&r->w.side_v, &r->w.capside, r->q.nside_rationales + 1, sizeof(*s)))
 		return QB_ENOMEM;
-	s = &r->side_v[r->q.nside_rationales];
+	s = &r->w.side_v[r->q.nside_rationales];
 	s->node = n;
 	s->line = line_of(n);
 	s->for_true = parse_bool(f, 0);
@@ -838,9 +824,9 @@ static int add_pair(struct qb_reader *r, const xmlNode *n)
 	struct qb_pair *p;
 	const xmlNode *c;
 
-	if (grow((void **)&r->pairs_v, &r->cappairs, r->q.npairs + 1, sizeof(*p)))
+	if (grow((void **)&r->w.pairs_v, &r->w.cappairs, r->q.npairs + 1, sizeof(*p)))
 		return QB_ENOMEM;
-	p = &r->pairs_v[r->q.npairs];
+	p = &r->w.pairs_v[r->q.npairs];
 	memset(p, 0, sizeof(*p));
 	p->node = n;
 	p->line = line_of(n);
@@ -858,9 +844,9 @@ static int add_distractor(struct qb_reader *r, const xmlNode *n)
 {
 	struct qb_distractor *d;
 
-	if (grow((void **)&r->dis_v, &r->capdis, r->q.ndistractors + 1, sizeof(*d)))
+	if (grow((void **)&r->w.dis_v, &r->w.capdis, r->q.ndistractors + 1, sizeof(*d)))
 		return QB_ENOMEM;
-	d = &r->dis_v[r->q.ndistractors];
+	d = &r->w.dis_v[r->q.ndistractors];
 	d->node = n;
 	d->line = line_of(n);
 	r->q.ndistractors++;
@@ -873,9 +859,9 @@ static int add_tag(struct qb_reader *r, const xmlNode *n)
 
 	if (!t)
 		return QB_ENOMEM;
-	if (grow((void **)&r->tags_v, &r->captags, r->q.ntags + 1, sizeof(*r->tags_v)))
+	if (grow((void **)&r->w.tags_v, &r->w.captags, r->q.ntags + 1, sizeof(*r->w.tags_v)))
 		return QB_ENOMEM;
-	r->tags_v[r->q.ntags++] = t;
+	r->w.tags_v[r->q.ntags++] = t;
 	return 0;
 }
 
@@ -916,7 +902,7 @@ static const char *shorten(struct qb_reader *r, const char *s, size_t max)
 			break;
 		n++;
 	}
-	out = arena_alloc(&r->arena, n + 4);
+	out = arena_alloc(&r->w.arena, n + 4);
 	if (!out)
 		return NULL;
 	memcpy(out, s, n);
@@ -998,10 +984,10 @@ static int check_limits(struct qb_reader *r)
 			return QB_ENOMEM;
 	}
 	for (i = 0; i < q->noptions; i++) {
-		if (!r->opts_v[i].explicit_id)
+		if (!r->w.opts_v[i].explicit_id)
 			continue;
-		r->opts_v[i].id = check_id(r, r->opts_v[i].id, "option", r->opts_v[i].line);
-		if (!r->opts_v[i].id)
+		r->w.opts_v[i].id = check_id(r, r->w.opts_v[i].id, "option", r->w.opts_v[i].line);
+		if (!r->w.opts_v[i].id)
 			return QB_ENOMEM;
 	}
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
@@ -1042,7 +1028,7 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 		size_t len;
 		const char *t = qb_text_trim(s, &len);
 
-		q->id = arena_strndup(&r->arena, t, len);
+		q->id = arena_strndup(&r->w.arena, t, len);
 	}
 	q->type_name = qb_text_attr(qn, "type");
 	q->type = qb_qtype_parse(q->type_name);
@@ -1097,27 +1083,27 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 	if (err)
 		return err;
 
-	q->options = r->opts_v;
-	q->answers = r->ans_v;
-	q->side_rationales = r->side_v;
-	q->pairs = r->pairs_v;
-	q->distractors = r->dis_v;
-	q->tags = r->tags_v;
+	q->options = r->w.opts_v;
+	q->answers = r->w.ans_v;
+	q->side_rationales = r->w.side_v;
+	q->pairs = r->w.pairs_v;
+	q->distractors = r->w.dis_v;
+	q->tags = r->w.tags_v;
 
 	/* copies: a category's name is freed at its end tag, which the parser
 	 * may reach while this question is still in use */
-	if (grow((void **)&r->catnames, &r->capcatnames, r->ncats, sizeof(char *)))
+	if (grow((void **)&r->w.catnames, &r->w.capcatnames, r->ncats, sizeof(char *)))
 		return QB_ENOMEM;
 	for (i = 0; i < r->ncats; i++) {
-		r->catnames[i] = arena_strndup(&r->arena, r->cats[i].name, strlen(r->cats[i].name));
-		if (!r->catnames[i])
+		r->w.catnames[i] = arena_strndup(&r->w.arena, r->cats[i].name, strlen(r->cats[i].name));
+		if (!r->w.catnames[i])
 			return QB_ENOMEM;
 	}
-	q->categories = r->catnames;
+	q->categories = r->w.catnames;
 	q->ncategories = r->ncats;
 	q->category_serial = r->category_serial;
-	q->pragmas = r->pragmas;
-	q->npragmas = r->npragmas;
+	q->pragmas = r->w.pragmas;
+	q->npragmas = r->w.npragmas;
 	return check_limits(r);
 }
 
@@ -1127,14 +1113,13 @@ static void reset_question(struct qb_reader *r)
 	const char *file = q->file;
 	size_t fi = q->file_index;
 
-	arena_reset(&r->arena);
+	arena_reset(&r->w.arena);
 	r->over_limit = 0;
 	memset(q, 0, sizeof(*q));
 	q->file = file;
 	q->file_index = fi;
 }
 
-#define SWAP(a, b) do { __typeof__(a) swap_tmp_ = (a); (a) = (b); (b) = swap_tmp_; } while (0)
 
 /* Hands the question just built out in slot S: the working set and the
  * slot trade their buffers (the slot's were released, so the reader gets
@@ -1144,6 +1129,7 @@ static void reset_question(struct qb_reader *r)
 static int hand_out(struct qb_reader *r, xmlNodePtr qn, struct slot *s)
 {
 	xmlNodePtr h = xmlNewDocNode(qn->doc, NULL, qn->name, NULL), c;
+	struct qbufs tmp;
 	xmlAttrPtr a;
 
 	if (!h)
@@ -1162,16 +1148,9 @@ static int hand_out(struct qb_reader *r, xmlNodePtr qn, struct slot *s)
 	qn->nsDef = NULL;
 	s->holder = h;
 
-	SWAP(r->arena, s->arena);
-	SWAP(r->opts_v, s->opts_v);   SWAP(r->capopts, s->capopts);
-	SWAP(r->ans_v, s->ans_v);     SWAP(r->capans, s->capans);
-	SWAP(r->side_v, s->side_v);   SWAP(r->capside, s->capside);
-	SWAP(r->pairs_v, s->pairs_v); SWAP(r->cappairs, s->cappairs);
-	SWAP(r->dis_v, s->dis_v);     SWAP(r->capdis, s->capdis);
-	SWAP(r->tags_v, s->tags_v);   SWAP(r->captags, s->captags);
-	SWAP(r->catnames, s->catnames); SWAP(r->capcatnames, s->capcatnames);
-	SWAP(r->pragmas, s->pragmas); SWAP(r->pragma_text, s->pragma_text);
-	SWAP(r->npragmas, s->npragmas); SWAP(r->cappragmas, s->cappragmas);
+	tmp = r->w;
+	r->w = s->b;
+	s->b = tmp;
 	s->q = r->q;
 	s->q.node = h;
 	s->busy = 1;
@@ -1198,7 +1177,7 @@ static int push_category(struct qb_reader *r)
 	struct category *c;
 
 	if (grow((void **)&r->cats, &r->capcats, r->ncats + 1, sizeof(*c)) ||
-	    grow((void **)&r->catnames, &r->capcatnames, r->ncats + 1, sizeof(char *))) {
+	    grow((void **)&r->w.catnames, &r->w.capcatnames, r->ncats + 1, sizeof(char *))) {
 		xmlFree(name);
 		return QB_ENOMEM;
 	}
@@ -1286,24 +1265,24 @@ static int add_comment(struct qb_reader *r)
 		r->bank.nfile_pragmas = r->nfpragmas;
 		return 0;
 	}
-	if (grow((void **)&r->pragmas, &r->cappragmas, r->npragmas + 1, sizeof(*r->pragmas))) {
+	if (grow((void **)&r->w.pragmas, &r->w.cappragmas, r->w.npragmas + 1, sizeof(*r->w.pragmas))) {
 		free(copy);
 		return QB_ENOMEM;
 	}
 	{
-		size_t cap = r->cappragmas;
-		char **pt = realloc(r->pragma_text, cap * sizeof(*pt));
+		size_t cap = r->w.cappragmas;
+		char **pt = realloc(r->w.pragma_text, cap * sizeof(*pt));
 
 		if (!pt) {
 			free(copy);
 			return QB_ENOMEM;
 		}
-		r->pragma_text = pt;
+		r->w.pragma_text = pt;
 	}
-	r->pragma_text[r->npragmas] = copy;
-	r->pragmas[r->npragmas].text = copy;
-	r->pragmas[r->npragmas].line = line;
-	r->npragmas++;
+	r->w.pragma_text[r->w.npragmas] = copy;
+	r->w.pragmas[r->w.npragmas].text = copy;
+	r->w.pragmas[r->w.npragmas].line = line;
+	r->w.npragmas++;
 	return 0;
 }
 
