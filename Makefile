@@ -88,7 +88,8 @@ LIB_SRCS := \
 	tools/lib/run.c \
 	tools/lib/schema.c \
 	tools/lib/stats.c \
-	tools/lib/text.c
+	tools/lib/text.c \
+	tools/lib/xmlw.c
 
 CLI_SRCS := \
 	tools/cli/cli_common.c \

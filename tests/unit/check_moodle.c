@@ -147,13 +147,15 @@ static char *slurp(const char *path, size_t *len)
 static char *cdata_round_trip(const char *s, char **xml)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
-	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+	struct qb_xw x;
 	xmlDocPtr doc;
 	xmlChar *content;
 	char *r;
 
-	ck_assert_int_eq(qb_moodle_write_cdata_text(w, s, strlen(s)), 0);
-	xmlFreeTextWriter(w);
+	memset(&x, 0, sizeof(x));
+	x.w = xmlNewTextWriterMemory(buf, 0);
+	ck_assert_int_eq(qb_moodle_write_cdata_text(&x, s, strlen(s)), 0);
+	xmlFreeTextWriter(x.w);
 	*xml = strdup((const char *)xmlBufferContent(buf));
 	doc = xmlReadMemory((const char *)xmlBufferContent(buf), xmlBufferLength(buf), NULL,
 			    "UTF-8", XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);

@@ -28,6 +28,7 @@
 #include "../limits.h"
 #include "../moodle_grades.h"
 #include "../text.h"
+#include "../xmlw.h"
 #include "moodle_write.h"
 
 /* Moodle's own default texts for the combined feedback of new questions. */
@@ -38,10 +39,12 @@ static const char incorrect_feedback[] = "Your answer is incorrect.";
 struct moodle {
 	struct qb_atomic *out;
 	xmlOutputBufferPtr ob;
-	xmlTextWriterPtr w;
+	struct qb_xw x;            /* the writer (x.w NULL until opened) */
 	struct qb_error *err;      /* the caller's, for write errors during the run */
 	struct qb_moodle_field field;
 	struct qb_buf tmp, tmp2;
+	struct qb_buf feedback;    /* the combined feedback fields, written once */
+	unsigned feedback_depth;   /* the depth they were written for */
 
 	/* the bank of the current file */
 	char *title;               /* category name of the bank (plain text) */
@@ -92,38 +95,14 @@ static int problem(struct moodle *st, const struct qb_question *q, unsigned long
 
 /* ---- small writers ------------------------------------------------------- */
 
-static int el(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	if (xmlTextWriterStartElement(w, BAD_CAST name) < 0 ||
-	    (value[0] && xmlTextWriterWriteString(w, BAD_CAST value) < 0) ||
-	    xmlTextWriterFullEndElement(w) < 0)
-		return QB_EIO;
-	return 0;
-}
-
-static int start(xmlTextWriterPtr w, const char *name)
-{
-	return xmlTextWriterStartElement(w, BAD_CAST name) < 0 ? QB_EIO : 0;
-}
-
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? QB_EIO : 0;
-}
-
-static int end(xmlTextWriterPtr w)
-{
-	return xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
-}
-
 /* <NAME><text>TEXT</text></NAME> with TEXT as escaped plain text. */
-static int plain_field(xmlTextWriterPtr w, const char *name, const char *text)
+static int plain_field(struct qb_xw *w, const char *name, const char *text)
 {
-	int rc = start(w, name);
+	int rc = qb_xw_start(w, name);
 
 	if (!rc)
 		rc = qb_moodle_write_plain_text(w, text);
-	return rc ? rc : end(w);
+	return rc ? rc : qb_xw_end(w);
 }
 
 /* A rich-text field: <NAME format="html"><text>HTML</text><file/>...</NAME>. */
@@ -131,31 +110,65 @@ static int rich_field(struct moodle *st, const char *name, const xmlNode *n, int
 {
 	int rc = qb_moodle_field_render(&st->field, n, wrap_p);
 
-	return rc ? rc : qb_moodle_field_write(st->w, &st->field, name, "html");
+	return rc ? rc : qb_moodle_field_write(&st->x, &st->field, name, "html");
 }
 
 /* <NAME format="html"><text>TEXT</text></NAME> for a fixed text. */
-static int fixed_html_field(xmlTextWriterPtr w, const char *name, const char *text)
+static int fixed_html_field(struct qb_xw *w, const char *name, const char *text)
 {
-	int rc = start(w, name);
+	int rc = qb_xw_start(w, name);
 
 	if (!rc)
-		rc = attr(w, "format", "html");
+		rc = qb_xw_attr(w, "format", "html");
 	if (!rc)
 		rc = qb_moodle_write_cdata_text(w, text, strlen(text));
-	return rc ? rc : end(w);
+	return rc ? rc : qb_xw_end(w);
+}
+
+/* Renders the three combined-feedback fields, the same for every
+ * question, once for elements at DEPTH. */
+static int render_feedback(struct moodle *st, unsigned depth)
+{
+	xmlBufferPtr b = xmlBufferCreate();
+	struct qb_xw x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	x.w = b ? xmlNewTextWriterMemory(b, 0) : NULL;
+	x.depth = (int)depth;
+	rc = x.w ? 0 : QB_ENOMEM;
+
+	if (!rc)
+		rc = fixed_html_field(&x, "correctfeedback", correct_feedback);
+	if (!rc)
+		rc = fixed_html_field(&x, "partiallycorrectfeedback", partial_feedback);
+	if (!rc)
+		rc = fixed_html_field(&x, "incorrectfeedback", incorrect_feedback);
+	if (x.w)
+		xmlFreeTextWriter(x.w);   /* flushes into b */
+	qb_buf_clear(&st->feedback);
+	if (!rc)
+		rc = qb_buf_add(&st->feedback, (const char *)xmlBufferContent(b),
+				(size_t)xmlBufferLength(b));
+	st->feedback_depth = depth;
+	xmlBufferFree(b);
+	return rc;
 }
 
 static int combined_feedback(struct moodle *st, int shownumcorrect)
 {
-	int rc = fixed_html_field(st->w, "correctfeedback", correct_feedback);
+	int rc = 0;
 
+	if (!st->feedback.len || st->feedback_depth != (unsigned)st->x.depth)
+		rc = render_feedback(st, (unsigned)st->x.depth);
+	if (!rc && !st->x.rc && xmlTextWriterWriteRawLen(st->x.w, BAD_CAST st->feedback.ptr,
+							 (int)st->feedback.len) < 0)
+		st->x.rc = QB_EIO;
 	if (!rc)
-		rc = fixed_html_field(st->w, "partiallycorrectfeedback", partial_feedback);
-	if (!rc)
-		rc = fixed_html_field(st->w, "incorrectfeedback", incorrect_feedback);
+		rc = st->x.rc;
+	st->x.kids[st->x.depth] = 1;
 	if (!rc && shownumcorrect)
-		rc = start(st->w, "shownumcorrect") || end(st->w) ? QB_EIO : 0;
+		rc = qb_xw_start(&st->x, "shownumcorrect") || qb_xw_end(&st->x) ? QB_EIO : 0;
 	return rc;
 }
 
@@ -332,7 +345,7 @@ static int check_matching(struct moodle *st, const struct qb_question *q)
 
 static int write_choice(struct moodle *st, const struct qb_question *q)
 {
-	xmlTextWriterPtr w = st->w;
+	struct qb_xw *w = &st->x;
 	size_t n = (size_t)count_correct(q), wrong = q->noptions - n, i;
 	int single = q->type == QB_Q_SINGLE;
 	const char *right_frac, *wrong_frac = "0";
@@ -346,23 +359,23 @@ static int write_choice(struct moodle *st, const struct qb_question *q)
 		snprintf(neg, sizeof(neg), "-%s", qb_moodle_share(wrong)->spelling);
 		wrong_frac = neg;
 	}
-	rc = el(w, "single", single ? "true" : "false");
+	rc = qb_xw_leaf(w, "single", single ? "true" : "false");
 	if (!rc)
-		rc = el(w, "shuffleanswers", q->shuffle ? "true" : "false");
+		rc = qb_xw_leaf(w, "shuffleanswers", q->shuffle ? "true" : "false");
 	if (!rc)
-		rc = el(w, "answernumbering", "abc");
+		rc = qb_xw_leaf(w, "answernumbering", "abc");
 	if (!rc)
-		rc = el(w, "showstandardinstruction", "0");
+		rc = qb_xw_leaf(w, "showstandardinstruction", "0");
 	if (!rc)
 		rc = combined_feedback(st, !single);
 	for (i = 0; !rc && i < q->noptions; i++) {
 		const struct qb_option *o = &q->options[i];
 
-		rc = start(w, "answer");
+		rc = qb_xw_start(w, "answer");
 		if (!rc)
-			rc = attr(w, "fraction", o->correct ? right_frac : wrong_frac);
+			rc = qb_xw_attr(w, "fraction", o->correct ? right_frac : wrong_frac);
 		if (!rc)
-			rc = attr(w, "format", "html");
+			rc = qb_xw_attr(w, "format", "html");
 		if (!rc)
 			rc = qb_moodle_field_render(&st->field, o->text, 0);
 		if (!rc)
@@ -370,7 +383,7 @@ static int write_choice(struct moodle *st, const struct qb_question *q)
 		if (!rc)
 			rc = rich_field(st, "feedback", o->rationale, 1);
 		if (!rc)
-			rc = end(w);
+			rc = qb_xw_end(w);
 	}
 	return rc;
 }
@@ -394,17 +407,17 @@ static int write_truefalse(struct moodle *st, const struct qb_question *q)
 	for (t = 1; t >= 0 && !rc; t--) {
 		const struct qb_side_rationale *r = side(q, t);
 
-		rc = start(st->w, "answer");
+		rc = qb_xw_start(&st->x, "answer");
 		if (!rc)
-			rc = attr(st->w, "fraction", key == t ? "100" : "0");
+			rc = qb_xw_attr(&st->x, "fraction", key == t ? "100" : "0");
 		if (!rc)
-			rc = attr(st->w, "format", "moodle_auto_format");
+			rc = qb_xw_attr(&st->x, "format", "moodle_auto_format");
 		if (!rc)
-			rc = qb_moodle_write_plain_text(st->w, t ? "true" : "false");
+			rc = qb_moodle_write_plain_text(&st->x, t ? "true" : "false");
 		if (!rc)
 			rc = rich_field(st, "feedback", r ? r->node : NULL, 1);
 		if (!rc)
-			rc = end(st->w);
+			rc = qb_xw_end(&st->x);
 	}
 	return rc;
 }
@@ -425,22 +438,22 @@ static int short_pattern(struct qb_buf *out, const char *s)
 static int write_short(struct moodle *st, const struct qb_question *q)
 {
 	size_t i;
-	int rc = el(st->w, "usecase", q->case_sensitive ? "1" : "0");
+	int rc = qb_xw_leaf(&st->x, "usecase", q->case_sensitive ? "1" : "0");
 
 	for (i = 0; !rc && i < q->nanswers; i++) {
-		rc = start(st->w, "answer");
+		rc = qb_xw_start(&st->x, "answer");
 		if (!rc)
-			rc = attr(st->w, "fraction", "100");
+			rc = qb_xw_attr(&st->x, "fraction", "100");
 		if (!rc)
-			rc = attr(st->w, "format", "moodle_auto_format");
+			rc = qb_xw_attr(&st->x, "format", "moodle_auto_format");
 		if (!rc)
 			rc = short_pattern(&st->tmp, q->answers[i].value);
 		if (!rc)
-			rc = qb_moodle_write_plain_text(st->w, st->tmp.ptr);
+			rc = qb_moodle_write_plain_text(&st->x, st->tmp.ptr);
 		if (!rc)
 			rc = rich_field(st, "feedback", NULL, 0);
 		if (!rc)
-			rc = end(st->w);
+			rc = qb_xw_end(&st->x);
 	}
 	return rc;
 }
@@ -448,14 +461,14 @@ static int write_short(struct moodle *st, const struct qb_question *q)
 static int write_numeric(struct moodle *st, const struct qb_question *q)
 {
 	const struct qb_answer *a = &q->answers[0];
-	xmlTextWriterPtr w = st->w;
+	struct qb_xw *w = &st->x;
 	int rc;
 
-	rc = start(w, "answer");
+	rc = qb_xw_start(w, "answer");
 	if (!rc)
-		rc = attr(w, "fraction", "100");
+		rc = qb_xw_attr(w, "fraction", "100");
 	if (!rc)
-		rc = attr(w, "format", "moodle_auto_format");
+		rc = qb_xw_attr(w, "format", "moodle_auto_format");
 	qb_buf_clear(&st->tmp);
 	if (!rc)
 		rc = qb_moodle_decimal(&st->tmp, a->value, 1);
@@ -467,32 +480,32 @@ static int write_numeric(struct moodle *st, const struct qb_question *q)
 	if (!rc)
 		rc = qb_moodle_decimal(&st->tmp, a->tolerance ? a->tolerance : "0", 0);
 	if (!rc)
-		rc = el(w, "tolerance", st->tmp.ptr);
+		rc = qb_xw_leaf(w, "tolerance", st->tmp.ptr);
 	if (!rc)
-		rc = end(w);
+		rc = qb_xw_end(w);
 	/* A unit is accepted but not graded (unitgradingtype 0) and typed into
 	 * the answer box (showunits 0); without one, units are off (3). */
 	if (!rc && a->unit && a->unit[0]) {
-		rc = start(w, "units");
+		rc = qb_xw_start(w, "units");
 		if (!rc)
-			rc = start(w, "unit");
+			rc = qb_xw_start(w, "unit");
 		if (!rc)
-			rc = el(w, "multiplier", "1");
+			rc = qb_xw_leaf(w, "multiplier", "1");
 		if (!rc)
-			rc = el(w, "unit_name", a->unit);
+			rc = qb_xw_leaf(w, "unit_name", a->unit);
 		if (!rc)
-			rc = end(w);
+			rc = qb_xw_end(w);
 		if (!rc)
-			rc = end(w);
+			rc = qb_xw_end(w);
 	}
 	if (!rc)
-		rc = el(w, "unitgradingtype", "0");
+		rc = qb_xw_leaf(w, "unitgradingtype", "0");
 	if (!rc)
-		rc = el(w, "unitpenalty", "0.1000000");
+		rc = qb_xw_leaf(w, "unitpenalty", "0.1000000");
 	if (!rc)
-		rc = el(w, "showunits", a->unit && a->unit[0] ? "0" : "3");
+		rc = qb_xw_leaf(w, "showunits", a->unit && a->unit[0] ? "0" : "3");
 	if (!rc)
-		rc = el(w, "unitsleft", "0");
+		rc = qb_xw_leaf(w, "unitsleft", "0");
 	return rc;
 }
 
@@ -509,22 +522,22 @@ static int response_count(struct moodle *st, const struct qb_question *q, const 
 		rc = qb_moodle_decimal(&st->tmp, (const char *)v, 0);
 	xmlFree(v);
 	if (!rc && (v || dflt))
-		rc = el(st->w, element, v ? st->tmp.ptr : dflt);
+		rc = qb_xw_leaf(&st->x, element, v ? st->tmp.ptr : dflt);
 	return rc;
 }
 
 static int write_essay(struct moodle *st, const struct qb_question *q)
 {
-	xmlTextWriterPtr w = st->w;
+	struct qb_xw *w = &st->x;
 	xmlChar *fmt = q->response ? xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST "format")
 				   : NULL;
 	int plain = fmt && strcmp((const char *)fmt, "plain") == 0;
 	int rc;
 
 	xmlFree(fmt);
-	rc = el(w, "responseformat", plain ? "plain" : "editor");
+	rc = qb_xw_leaf(w, "responseformat", plain ? "plain" : "editor");
 	if (!rc)
-		rc = el(w, "responserequired", "1");
+		rc = qb_xw_leaf(w, "responserequired", "1");
 	if (!rc)
 		rc = response_count(st, q, "responsefieldlines", "lines", "10");
 	if (!rc)
@@ -532,13 +545,13 @@ static int write_essay(struct moodle *st, const struct qb_question *q)
 	if (!rc)
 		rc = response_count(st, q, "maxwordlimit", "max-words", NULL);
 	if (!rc)
-		rc = el(w, "attachments", "0");
+		rc = qb_xw_leaf(w, "attachments", "0");
 	if (!rc)
-		rc = el(w, "attachmentsrequired", "0");
+		rc = qb_xw_leaf(w, "attachmentsrequired", "0");
 	if (!rc)
-		rc = el(w, "maxbytes", "0");
+		rc = qb_xw_leaf(w, "maxbytes", "0");
 	if (!rc)
-		rc = el(w, "filetypeslist", "");
+		rc = qb_xw_leaf(w, "filetypeslist", "");
 	if (!rc)
 		rc = rich_field(st, "graderinfo", q->rubric, 1);
 	if (!rc)
@@ -550,11 +563,11 @@ static int write_essay(struct moodle *st, const struct qb_question *q)
  * as Moodle's plain answer text. */
 static int subquestion(struct moodle *st, const xmlNode *premise, const xmlNode *response)
 {
-	xmlTextWriterPtr w = st->w;
-	int rc = start(w, "subquestion");
+	struct qb_xw *w = &st->x;
+	int rc = qb_xw_start(w, "subquestion");
 
 	if (!rc)
-		rc = attr(w, "format", "html");
+		rc = qb_xw_attr(w, "format", "html");
 	if (!rc)
 		rc = qb_moodle_field_render(&st->field, premise, 0);
 	if (!rc)
@@ -567,13 +580,13 @@ static int subquestion(struct moodle *st, const xmlNode *premise, const xmlNode 
 		rc = qb_moodle_html_escape(&st->tmp2, st->tmp.ptr);
 	if (!rc)
 		rc = plain_field(w, "answer", st->tmp2.ptr ? st->tmp2.ptr : "");
-	return rc ? rc : end(w);
+	return rc ? rc : qb_xw_end(w);
 }
 
 static int write_matching(struct moodle *st, const struct qb_question *q)
 {
 	size_t i;
-	int rc = el(st->w, "shuffleanswers", q->shuffle ? "true" : "false");
+	int rc = qb_xw_leaf(&st->x, "shuffleanswers", q->shuffle ? "true" : "false");
 
 	if (!rc)
 		rc = combined_feedback(st, 1);
@@ -626,7 +639,7 @@ static int path_component(struct qb_buf *out, const char *name)
 
 static int write_category(struct moodle *st, const struct qb_question *q, size_t depth)
 {
-	xmlTextWriterPtr w = st->w;
+	struct qb_xw *w = &st->x;
 	size_t i;
 	int rc;
 
@@ -637,25 +650,25 @@ static int write_category(struct moodle *st, const struct qb_question *q, size_t
 	for (i = 0; !rc && i < depth; i++)
 		rc = path_component(&st->tmp, q->categories[i]);
 	if (!rc)
-		rc = start(w, "question");
+		rc = qb_xw_start(w, "question");
 	if (!rc)
-		rc = attr(w, "type", "category");
+		rc = qb_xw_attr(w, "type", "category");
 	if (!rc)
 		rc = plain_field(w, "category", st->tmp.ptr);
 	/* The bank's description describes the bank's own category; Moodle uses
 	 * info only when it creates a category, so deeper levels get none. */
 	if (!rc)
-		rc = start(w, "info");
+		rc = qb_xw_start(w, "info");
 	if (!rc)
-		rc = attr(w, "format", depth == 0 && st->info_plain ? "plain_text" : "html");
+		rc = qb_xw_attr(w, "format", depth == 0 && st->info_plain ? "plain_text" : "html");
 	if (!rc && depth == 0 && st->info_plain)
 		rc = qb_moodle_write_plain_text(w, st->info ? st->info : "");
 	else if (!rc)
 		rc = qb_moodle_write_cdata_text(w, depth == 0 && st->info ? st->info : "",
 						depth == 0 && st->info ? strlen(st->info) : 0);
 	if (!rc)
-		rc = end(w);
-	return rc ? rc : end(w);
+		rc = qb_xw_end(w);
+	return rc ? rc : qb_xw_end(w);
 }
 
 /* Moodle's question_categories.name holds 255 characters: the name as
@@ -715,13 +728,14 @@ static void state_free(struct moodle *st)
 {
 	if (!st)
 		return;
-	if (st->w)
-		xmlFreeTextWriter(st->w);   /* also closes st->ob (not the FILE) */
+	if (st->x.w)
+		xmlFreeTextWriter(st->x.w);   /* also closes st->ob (not the FILE) */
 	else if (st->ob)
 		xmlOutputBufferClose(st->ob);
 	qb_moodle_field_dispose(&st->field);
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
+	qb_buf_dispose(&st->feedback);
 	free(st->title);
 	free(st->info);
 	free(st);
@@ -744,15 +758,12 @@ int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error
 		return rc;
 	}
 	st->ob = xmlOutputBufferCreateFile(qb_atomic_file(st->out), NULL);
-	st->w = st->ob ? xmlNewTextWriter(st->ob) : NULL;
-	if (!st->w) {
+	st->x.w = st->ob ? xmlNewTextWriter(st->ob) : NULL;
+	if (!st->x.w) {
 		qb_moodle_abort(st);
 		return QB_ENOMEM;
 	}
-	if (xmlTextWriterSetIndent(st->w, 1) < 0 ||
-	    xmlTextWriterSetIndentString(st->w, BAD_CAST "  ") < 0 ||
-	    xmlTextWriterStartDocument(st->w, "1.0", "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(st->w, BAD_CAST "quiz") < 0) {
+	if (qb_xw_begin(&st->x, st->x.w) || qb_xw_start(&st->x, "quiz")) {
 		qb_error_set(err, QB_EIO, "%s: cannot write: %s", qb_atomic_path(st->out),
 			     strerror(errno ? errno : EIO));
 		qb_moodle_abort(st);
@@ -829,15 +840,15 @@ static int check_question(struct moodle *st, const struct qb_question *q)
 static int write_question(struct moodle *st, const struct qb_question *q)
 {
 	const struct qtype_row *t = &qtypes[q->type];
-	xmlTextWriterPtr w = st->w;
+	struct qb_xw *w = &st->x;
 	size_t i;
 	int rc;
 
 	rc = switch_category(st, q);
 	if (!rc)
-		rc = start(w, "question");
+		rc = qb_xw_start(w, "question");
 	if (!rc)
-		rc = attr(w, "type", t->moodle);
+		rc = qb_xw_attr(w, "type", t->moodle);
 	if (!rc)
 		rc = plain_field(w, "name", q->id);
 	if (!rc)
@@ -848,23 +859,23 @@ static int write_question(struct moodle *st, const struct qb_question *q)
 	if (!rc)
 		rc = qb_moodle_decimal(&st->tmp, q->points ? q->points : "1", 0);
 	if (!rc)
-		rc = el(w, "defaultgrade", st->tmp.ptr);
+		rc = qb_xw_leaf(w, "defaultgrade", st->tmp.ptr);
 	if (!rc)
-		rc = el(w, "penalty", t->penalty);
+		rc = qb_xw_leaf(w, "penalty", t->penalty);
 	if (!rc)
-		rc = el(w, "hidden", "0");
+		rc = qb_xw_leaf(w, "hidden", "0");
 	if (!rc)
-		rc = el(w, "idnumber", q->id);
+		rc = qb_xw_leaf(w, "idnumber", q->id);
 	if (!rc)
 		rc = t->body(st, q);
 	if (!rc && q->ntags > 0) {
-		rc = start(w, "tags");
+		rc = qb_xw_start(w, "tags");
 		for (i = 0; !rc && i < q->ntags; i++)
 			rc = plain_field(w, "tag", q->tags[i]);
 		if (!rc)
-			rc = end(w);
+			rc = qb_xw_end(w);
 	}
-	return rc ? rc : end(w);
+	return rc ? rc : qb_xw_end(w);
 }
 
 int qb_moodle_question(void *state, const struct qb_question *q)
@@ -908,7 +919,7 @@ int qb_moodle_commit(void *state, struct qb_error *err)
 		qb_moodle_abort(st);
 		return QB_EREFUSED;
 	}
-	if (xmlTextWriterEndDocument(st->w) < 0 || xmlTextWriterFlush(st->w) < 0) {
+	if (qb_xw_finish(&st->x)) {
 		qb_error_set(err, QB_EIO, "%s: write failed: %s", qb_atomic_path(out),
 			     strerror(errno ? errno : EIO));
 		qb_moodle_abort(st);

@@ -672,41 +672,41 @@ struct doc_ctx {
 	uint32_t *order;       /* items grouped by section, bank order within */
 };
 
-static void declare_outcome(struct qti_xw *x, const char *id)
+static void declare_outcome(struct qb_xw *x, const char *id)
 {
-	qti_xw_start(x, "outcomeDeclaration");
-	qti_xw_attr(x, "identifier", id);
-	qti_xw_attr(x, "cardinality", "single");
-	qti_xw_attr(x, "baseType", "float");
-	qti_xw_end(x);
+	qb_xw_start(x, "outcomeDeclaration");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_attr(x, "cardinality", "single");
+	qb_xw_attr(x, "baseType", "float");
+	qb_xw_end(x);
 }
 
-static void sum_outcome(struct qti_xw *x, const char *id)
+static void sum_outcome(struct qb_xw *x, const char *id)
 {
-	qti_xw_start(x, "setOutcomeValue");
-	qti_xw_attr(x, "identifier", id);
-	qti_xw_start(x, "sum");
-	qti_xw_start(x, "testVariables");
-	qti_xw_attr(x, "variableIdentifier", id);
-	qti_xw_end(x);
-	qti_xw_end(x);
-	qti_xw_end(x);
+	qb_xw_start(x, "setOutcomeValue");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_start(x, "sum");
+	qb_xw_start(x, "testVariables");
+	qb_xw_attr(x, "variableIdentifier", id);
+	qb_xw_end(x);
+	qb_xw_end(x);
+	qb_xw_end(x);
 }
 
-static void start_doc(struct qti_xw *x, xmlTextWriterPtr w, const char *name, const char *ns,
+static void start_doc(struct qb_xw *x, xmlTextWriterPtr w, const char *name, const char *ns,
 		      const char *loc)
 {
-	qti_xw_begin(x, w);
-	qti_xw_start(x, name);
-	qti_xw_attr(x, "xmlns", ns);
-	qti_xw_attr(x, "xmlns:xsi", QTI_XSI_NS);
-	qti_xw_attr(x, "xsi:schemaLocation", loc);
+	qb_xw_begin(x, w);
+	qb_xw_start(x, name);
+	qb_xw_attr(x, "xmlns", ns);
+	qb_xw_attr(x, "xmlns:xsi", QTI_XSI_NS);
+	qb_xw_attr(x, "xsi:schemaLocation", loc);
 }
 
-static int end_doc(struct qti_xw *x, struct qb_buf *b)
+static int end_doc(struct qb_xw *x, struct qb_buf *b)
 {
 	qb_buf_dispose(b);
-	return qti_xw_finish(x);
+	return qb_xw_finish(x);
 }
 
 static int gen_test(xmlTextWriterPtr w, void *ctx)
@@ -714,23 +714,23 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 	const struct doc_ctx *d = ctx;
 	const struct qti *st = d->st;
 	struct qb_buf b = QB_BUF_INIT;
-	struct qti_xw x;
+	struct qb_xw x;
 	size_t s, i, k = 0;
 
 	start_doc(&x, w, "assessmentTest", QTI_NS, QTI_SCHEMA_LOCATION);
-	qti_xw_attr(&x, "identifier", str(st, st->test_id));
-	qti_xw_attr(&x, "title", str(st, st->test_title));
+	qb_xw_attr(&x, "identifier", str(st, st->test_id));
+	qb_xw_attr(&x, "title", str(st, st->test_title));
 	declare_outcome(&x, "SCORE");
 	declare_outcome(&x, "MAXSCORE");
-	qti_xw_start(&x, "testPart");
-	qti_xw_attr(&x, "identifier", str(st, st->part_id));
-	qti_xw_attr(&x, "navigationMode", "nonlinear");
-	qti_xw_attr(&x, "submissionMode", "individual");
+	qb_xw_start(&x, "testPart");
+	qb_xw_attr(&x, "identifier", str(st, st->part_id));
+	qb_xw_attr(&x, "navigationMode", "nonlinear");
+	qb_xw_attr(&x, "submissionMode", "individual");
 	for (s = 0; s < st->nsections && !x.rc; s++) {
-		qti_xw_start(&x, "assessmentSection");
-		qti_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
-		qti_xw_attr(&x, "title", str(st, st->sections[s].title));
-		qti_xw_attr(&x, "visible", "true");
+		qb_xw_start(&x, "assessmentSection");
+		qb_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
+		qb_xw_attr(&x, "title", str(st, st->sections[s].title));
+		qb_xw_attr(&x, "visible", "true");
 		for (i = 0; i < st->sections[s].nitems; i++, k++) {
 			const struct item_rec *r = &st->items[d->order[k]];
 
@@ -738,37 +738,37 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 
 			if (!href)
 				x.rc = QB_ENOMEM;
-			qti_xw_start(&x, "assessmentItemRef");
-			qti_xw_attr(&x, "identifier", str(st, r->id));
-			qti_xw_attr(&x, "href", href);
-			qti_xw_end(&x);
+			qb_xw_start(&x, "assessmentItemRef");
+			qb_xw_attr(&x, "identifier", str(st, r->id));
+			qb_xw_attr(&x, "href", href);
+			qb_xw_end(&x);
 		}
-		qti_xw_end(&x);
+		qb_xw_end(&x);
 	}
-	qti_xw_end(&x);
-	qti_xw_start(&x, "outcomeProcessing");
+	qb_xw_end(&x);
+	qb_xw_start(&x, "outcomeProcessing");
 	sum_outcome(&x, "SCORE");
 	sum_outcome(&x, "MAXSCORE");
-	qti_xw_end(&x);
+	qb_xw_end(&x);
 	return end_doc(&x, &b);
 }
 
-static void resource(struct qti_xw *x, const char *id, const char *type, const char *href)
+static void resource(struct qb_xw *x, const char *id, const char *type, const char *href)
 {
-	qti_xw_start(x, "resource");
-	qti_xw_attr(x, "identifier", id);
-	qti_xw_attr(x, "type", type);
-	qti_xw_attr(x, "href", href);
-	qti_xw_start(x, "file");
-	qti_xw_attr(x, "href", href);
-	qti_xw_end(x);
+	qb_xw_start(x, "resource");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_attr(x, "type", type);
+	qb_xw_attr(x, "href", href);
+	qb_xw_start(x, "file");
+	qb_xw_attr(x, "href", href);
+	qb_xw_end(x);
 }
 
-static void dependency(struct qti_xw *x, const char *id)
+static void dependency(struct qb_xw *x, const char *id)
 {
-	qti_xw_start(x, "dependency");
-	qti_xw_attr(x, "identifierref", id);
-	qti_xw_end(x);
+	qb_xw_start(x, "dependency");
+	qb_xw_attr(x, "identifierref", id);
+	qb_xw_end(x);
 }
 
 static int gen_manifest(xmlTextWriterPtr w, void *ctx)
@@ -776,23 +776,23 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	const struct doc_ctx *d = ctx;
 	const struct qti *st = d->st;
 	struct qb_buf b = QB_BUF_INIT, m = QB_BUF_INIT;
-	struct qti_xw x;
+	struct qb_xw x;
 	size_t i, j;
 
 	start_doc(&x, w, "manifest", QTI_CP_NS, QTI_CP_SCHEMA_LOCATION);
-	qti_xw_attr(&x, "identifier", str(st, st->manifest_id));
-	qti_xw_start(&x, "metadata");
-	qti_xw_elem(&x, "schema", "QTIv2.1 Package");
-	qti_xw_elem(&x, "schemaversion", "2.1");
-	qti_xw_end(&x);
-	qti_xw_start(&x, "organizations");
-	qti_xw_end(&x);
-	qti_xw_start(&x, "resources");
+	qb_xw_attr(&x, "identifier", str(st, st->manifest_id));
+	qb_xw_start(&x, "metadata");
+	qb_xw_elem(&x, "schema", "QTIv2.1 Package");
+	qb_xw_elem(&x, "schemaversion", "2.1");
+	qb_xw_end(&x);
+	qb_xw_start(&x, "organizations");
+	qb_xw_end(&x);
+	qb_xw_start(&x, "resources");
 
 	resource(&x, str(st, st->test_res_id), "imsqti_test_xmlv2p1", TEST_FILE);
 	for (i = 0; i < st->nitems && !x.rc; i++)
 		dependency(&x, str(st, st->items[i].id));
-	qti_xw_end(&x);
+	qb_xw_end(&x);
 
 	for (i = 0; i < st->nitems && !x.rc; i++) {
 		const struct item_rec *r = &st->items[i];
@@ -805,22 +805,22 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 			qb_buf_clear(&m);
 			if (qti_buf_add_uri(&m, str(st, st->media[st->refs[r->media + j]].entry)))
 				x.rc = QB_ENOMEM;
-			qti_xw_start(&x, "file");
-			qti_xw_attr(&x, "href", m.ptr);
-			qti_xw_end(&x);
+			qb_xw_start(&x, "file");
+			qb_xw_attr(&x, "href", m.ptr);
+			qb_xw_end(&x);
 		}
 		for (j = 0; j < r->nmedia; j++)
 			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
-		qti_xw_end(&x);
+		qb_xw_end(&x);
 	}
 	for (i = 0; i < st->nmedia && !x.rc; i++) {
 		qb_buf_clear(&m);
 		if (qti_buf_add_uri(&m, str(st, st->media[i].entry)))
 			x.rc = QB_ENOMEM;
 		resource(&x, str(st, st->media[i].gen_id), "webcontent", m.ptr);
-		qti_xw_end(&x);
+		qb_xw_end(&x);
 	}
-	qti_xw_end(&x);
+	qb_xw_end(&x);
 	qb_buf_dispose(&m);
 	return end_doc(&x, &b);
 }

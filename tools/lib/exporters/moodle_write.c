@@ -13,13 +13,14 @@
 
 /* ---- text elements ------------------------------------------------------ */
 
-int qb_moodle_write_cdata_text(xmlTextWriterPtr w, const char *s, size_t len)
+int qb_moodle_write_cdata_text(struct qb_xw *x, const char *s, size_t len)
 {
+	xmlTextWriterPtr w = x->w;
 	size_t start = 0, i;
 	const char *hit;
 
-	if (xmlTextWriterStartElement(w, BAD_CAST "text") < 0)
-		return QB_EIO;
+	if (qb_xw_start_mixed(x, "text"))
+		return x->rc;
 	/* Each section ends just after a "]]" that is followed by '>', so the
 	 * '>' opens the next section and no section holds "]]>". */
 	for (i = 0; i + 2 < len; i++) {
@@ -30,7 +31,7 @@ int qb_moodle_write_cdata_text(xmlTextWriterPtr w, const char *s, size_t len)
 			if (xmlTextWriterStartCDATA(w) < 0 ||
 			    xmlTextWriterWriteRawLen(w, BAD_CAST(s + start), (int)(i + 2 - start)) < 0 ||
 			    xmlTextWriterEndCDATA(w) < 0)
-				return QB_EIO;
+				return x->rc = QB_EIO;
 			start = i + 2;
 		}
 	}
@@ -38,9 +39,9 @@ int qb_moodle_write_cdata_text(xmlTextWriterPtr w, const char *s, size_t len)
 		if (xmlTextWriterStartCDATA(w) < 0 ||
 		    xmlTextWriterWriteRawLen(w, BAD_CAST(s + start), (int)(len - start)) < 0 ||
 		    xmlTextWriterEndCDATA(w) < 0)
-			return QB_EIO;
+			return x->rc = QB_EIO;
 	}
-	return xmlTextWriterFullEndElement(w) < 0 ? QB_EIO : 0;
+	return qb_xw_end_full(x);
 }
 
 int qb_moodle_html_escape(struct qb_buf *out, const char *s)
@@ -55,13 +56,9 @@ int qb_moodle_html_escape(struct qb_buf *out, const char *s)
 	return rc;
 }
 
-int qb_moodle_write_plain_text(xmlTextWriterPtr w, const char *s)
+int qb_moodle_write_plain_text(struct qb_xw *x, const char *s)
 {
-	if (xmlTextWriterStartElement(w, BAD_CAST "text") < 0 ||
-	    (s[0] && xmlTextWriterWriteString(w, BAD_CAST s) < 0) ||
-	    xmlTextWriterFullEndElement(w) < 0)
-		return QB_EIO;
-	return 0;
+	return qb_xw_leaf(x, "text", s);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -329,12 +326,12 @@ int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap
 	return 0;
 }
 
-int qb_moodle_field_write_content(xmlTextWriterPtr w, struct qb_moodle_field *f)
+int qb_moodle_field_write_content(struct qb_xw *x, struct qb_moodle_field *f)
 {
 	size_t i;
 	int rc;
 
-	rc = qb_moodle_write_cdata_text(w, f->html.ptr ? f->html.ptr : "", f->html.len);
+	rc = qb_moodle_write_cdata_text(x, f->html.ptr ? f->html.ptr : "", f->html.len);
 	for (i = 0; !rc && i < f->nimg; i++) {
 		struct qb_error e = { 0, "" };
 
@@ -346,29 +343,24 @@ int qb_moodle_field_write_content(xmlTextWriterPtr w, struct qb_moodle_field *f)
 			f->rc = rc;
 			return rc == QB_ENOMEM ? rc : QB_EIO;
 		}
-		if (xmlTextWriterStartElement(w, BAD_CAST "file") < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST f->img[i].name) < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "path", BAD_CAST "/") < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "encoding", BAD_CAST "base64") < 0 ||
-		    (f->data.len && xmlTextWriterWriteBase64(w, f->data.ptr, 0, (int)f->data.len) < 0) ||
-		    xmlTextWriterFullEndElement(w) < 0)
+		if (qb_xw_start_mixed(x, "file") || qb_xw_attr(x, "name", f->img[i].name) ||
+		    qb_xw_attr(x, "path", "/") || qb_xw_attr(x, "encoding", "base64") ||
+		    (f->data.len && xmlTextWriterWriteBase64(x->w, f->data.ptr, 0, (int)f->data.len) < 0) ||
+		    qb_xw_end_full(x))
 			rc = QB_EIO;
 	}
 	return rc;
 }
 
-int qb_moodle_field_write(xmlTextWriterPtr w, struct qb_moodle_field *f,
-			  const char *element, const char *format)
+int qb_moodle_field_write(struct qb_xw *x, struct qb_moodle_field *f, const char *element,
+			  const char *format)
 {
 	int rc;
 
-	if (xmlTextWriterStartElement(w, BAD_CAST element) < 0 ||
-	    (format && xmlTextWriterWriteAttribute(w, BAD_CAST "format", BAD_CAST format) < 0))
+	if (qb_xw_start(x, element) || (format && qb_xw_attr(x, "format", format)))
 		return QB_EIO;
-	rc = qb_moodle_field_write_content(w, f);
-	if (!rc && xmlTextWriterEndElement(w) < 0)
-		rc = QB_EIO;
-	return rc;
+	rc = qb_moodle_field_write_content(x, f);
+	return rc ? rc : qb_xw_end(x);
 }
 
 static int check_images(struct qb_moodle_field *f, const xmlNode *n, int depth)

@@ -11,20 +11,20 @@
 #include <stddef.h>
 
 #include <libxml/tree.h>
-#include <libxml/xmlwriter.h>
 
 #include "../buf.h"
 #include "../richtext.h"
+#include "../xmlw.h"
 
 /* Writes <text>S</text> with S in CDATA sections, as Moodle's own exporter
  * does for HTML. A "]]>" inside S cannot appear in one CDATA section, so
  * it is split across two: "]]" ends one section and ">" opens the next.
  * An empty S gives <text></text>. */
-int qb_moodle_write_cdata_text(xmlTextWriterPtr w, const char *s, size_t len);
+int qb_moodle_write_cdata_text(struct qb_xw *x, const char *s, size_t len);
 
 /* Writes <text>S</text> with S escaped as XML character data (plain text
  * fields: names, tags, category paths, short answers). */
-int qb_moodle_write_plain_text(xmlTextWriterPtr w, const char *s);
+int qb_moodle_write_plain_text(struct qb_xw *x, const char *s);
 
 /* Appends S with & < > " written as HTML character references (libxml2's
  * xmlEncodeSpecialChars): for the "plain" texts that Moodle nevertheless
@@ -79,12 +79,12 @@ int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap
  * image read with qb_img_read() and embedded in base64 with path="/".
  * Returns 0, QB_EIO (a write failed, or an image could not be read: then
  * F->rc is set and F->why says which) or QB_ENOMEM. */
-int qb_moodle_field_write(xmlTextWriterPtr w, struct qb_moodle_field *f,
-			  const char *element, const char *format);
+int qb_moodle_field_write(struct qb_xw *x, struct qb_moodle_field *f, const char *element,
+			  const char *format);
 
 /* The same without the enclosing element: <text> and the <file>s only, for
  * elements that carry more (an answer's fraction, a subquestion's answer). */
-int qb_moodle_field_write_content(xmlTextWriterPtr w, struct qb_moodle_field *f);
+int qb_moodle_field_write_content(struct qb_xw *x, struct qb_moodle_field *f);
 
 /* Checks, without writing, that every img below N can be embedded (the
  * verdicts of imgpath.h, which the lint reports too). Returns 0 or

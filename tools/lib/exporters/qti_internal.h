@@ -19,6 +19,7 @@
 #include "../error.h"
 #include "../model.h"
 #include "../richtext.h"
+#include "../xmlw.h"
 
 #define QTI_NS "http://www.imsglobal.org/xsd/imsqti_v2p1"
 #define QTI_SCHEMA_LOCATION QTI_NS " http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
@@ -26,38 +27,10 @@
 #define QTI_CP_SCHEMA_LOCATION QTI_CP_NS " http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
 #define QTI_XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 
-/* ---- writer with a sticky error (qti_util.c) -------------------------------
- * Every call is a no-op once one has failed, so that a document is written
- * as a straight sequence of calls and checked once at the end. The helpers
- * indent element-only content themselves (two spaces a level) and never
- * touch mixed content: libxml2's own indentation would also indent inside
- * rich text and change what a candidate sees. */
-#define QTI_XW_DEPTH 64
+/* ---- the writer: ../xmlw.h; rich text into its open mixed element ------ */
 
-struct qti_xw {
-	xmlTextWriterPtr w;
-	int rc;                 /* 0, or the first error */
-	int depth;
-	int mixed;              /* > 0: inside mixed content, no indentation */
-	unsigned char kids[QTI_XW_DEPTH];  /* the open element at each level has child elements */
-};
-
-/* Starts the document (XML declaration, UTF-8). */
-void qti_xw_begin(struct qti_xw *x, xmlTextWriterPtr w);
-/* Closes every open element and the document, flushes; returns x->rc. */
-int qti_xw_finish(struct qti_xw *x);
-void qti_xw_start(struct qti_xw *x, const char *name);
-void qti_xw_attr(struct qti_xw *x, const char *name, const char *value);
-void qti_xw_end(struct qti_xw *x);
-/* <name>text</name> */
-void qti_xw_elem(struct qti_xw *x, const char *name, const char *text);
-/* Starts an element whose content is mixed (text and markup). */
-void qti_xw_start_mixed(struct qti_xw *x, const char *name);
-/* Ends the element opened by qti_xw_start_mixed. */
-void qti_xw_end_mixed(struct qti_xw *x);
-void qti_xw_text(struct qti_xw *x, const char *text);
 /* Writes rich text N (qti_rich_write) into the open mixed element. */
-void qti_xw_rich(struct qti_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
 
 /* ---- rich text (qti_rich.c) --------------------------------------------- */
 

@@ -51,7 +51,7 @@ struct match_ids {
 };
 
 struct item {
-	struct qti_xw x;
+	struct qb_xw x;
 	const struct qb_question *q;
 	const struct qti_item_opts *o;
 	struct qb_error *err;
@@ -119,50 +119,50 @@ static const char *xml_prop(const xmlNode *n, const char *name, char *buf, size_
 
 static void value_elem(struct item *it, const char *v)
 {
-	qti_xw_elem(&it->x, "value", v);
+	qb_xw_elem(&it->x, "value", v);
 }
 
 static void base_value(struct item *it, const char *type, const char *v)
 {
-	qti_xw_start_mixed(&it->x, "baseValue");
-	qti_xw_attr(&it->x, "baseType", type);
-	qti_xw_text(&it->x, v);
-	qti_xw_end_mixed(&it->x);
+	qb_xw_start_mixed(&it->x, "baseValue");
+	qb_xw_attr(&it->x, "baseType", type);
+	qb_xw_text(&it->x, v);
+	qb_xw_end_mixed(&it->x);
 }
 
 static void variable(struct item *it, const char *id)
 {
-	qti_xw_start(&it->x, "variable");
-	qti_xw_attr(&it->x, "identifier", id);
-	qti_xw_end(&it->x);
+	qb_xw_start(&it->x, "variable");
+	qb_xw_attr(&it->x, "identifier", id);
+	qb_xw_end(&it->x);
 }
 
 static void set_score(struct item *it, const char *v)
 {
-	qti_xw_start(&it->x, "setOutcomeValue");
-	qti_xw_attr(&it->x, "identifier", "SCORE");
+	qb_xw_start(&it->x, "setOutcomeValue");
+	qb_xw_attr(&it->x, "identifier", "SCORE");
 	base_value(it, "float", v);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void set_score_mapped(struct item *it)
 {
-	qti_xw_start(&it->x, "setOutcomeValue");
-	qti_xw_attr(&it->x, "identifier", "SCORE");
-	qti_xw_start(&it->x, "mapResponse");
-	qti_xw_attr(&it->x, "identifier", "RESPONSE");
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_start(&it->x, "setOutcomeValue");
+	qb_xw_attr(&it->x, "identifier", "SCORE");
+	qb_xw_start(&it->x, "mapResponse");
+	qb_xw_attr(&it->x, "identifier", "RESPONSE");
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void match_correct(struct item *it)
 {
-	qti_xw_start(&it->x, "match");
+	qb_xw_start(&it->x, "match");
 	variable(it, "RESPONSE");
-	qti_xw_start(&it->x, "correct");
-	qti_xw_attr(&it->x, "identifier", "RESPONSE");
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_start(&it->x, "correct");
+	qb_xw_attr(&it->x, "identifier", "RESPONSE");
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void map_entry(struct item *it, const char *key, double value, const char *case_sensitive)
@@ -170,28 +170,28 @@ static void map_entry(struct item *it, const char *key, double value, const char
 	char v[40];
 
 	qti_fmt_double(v, value);
-	qti_xw_start(&it->x, "mapEntry");
-	qti_xw_attr(&it->x, "mapKey", key);
-	qti_xw_attr(&it->x, "mappedValue", v);
+	qb_xw_start(&it->x, "mapEntry");
+	qb_xw_attr(&it->x, "mapKey", key);
+	qb_xw_attr(&it->x, "mappedValue", v);
 	if (case_sensitive)
-		qti_xw_attr(&it->x, "caseSensitive", case_sensitive);
-	qti_xw_end(&it->x);
+		qb_xw_attr(&it->x, "caseSensitive", case_sensitive);
+	qb_xw_end(&it->x);
 }
 
 static void start_mapping(struct item *it)
 {
-	qti_xw_start(&it->x, "mapping");
-	qti_xw_attr(&it->x, "lowerBound", "0");
-	qti_xw_attr(&it->x, "upperBound", it->points);
-	qti_xw_attr(&it->x, "defaultValue", "0");
+	qb_xw_start(&it->x, "mapping");
+	qb_xw_attr(&it->x, "lowerBound", "0");
+	qb_xw_attr(&it->x, "upperBound", it->points);
+	qb_xw_attr(&it->x, "defaultValue", "0");
 }
 
 static void start_response(struct item *it, const char *cardinality, const char *base_type)
 {
-	qti_xw_start(&it->x, "responseDeclaration");
-	qti_xw_attr(&it->x, "identifier", "RESPONSE");
-	qti_xw_attr(&it->x, "cardinality", cardinality);
-	qti_xw_attr(&it->x, "baseType", base_type);
+	qb_xw_start(&it->x, "responseDeclaration");
+	qb_xw_attr(&it->x, "identifier", "RESPONSE");
+	qb_xw_attr(&it->x, "cardinality", cardinality);
+	qb_xw_attr(&it->x, "baseType", base_type);
 }
 
 /* ---- per-type parts ----------------------------------------------------- */
@@ -239,7 +239,7 @@ static int decl_choice(struct item *it)
 		return QB_EREFUSED;
 	start_response(it, multiple ? "multiple" : "single", "identifier");
 	if (k) {
-		qti_xw_start(&it->x, "correctResponse");
+		qb_xw_start(&it->x, "correctResponse");
 		for (i = 0; i < n; i++) {
 			if (!q->options[i].correct)
 				continue;
@@ -247,7 +247,7 @@ static int decl_choice(struct item *it)
 			if (!multiple)
 				break;     /* cardinality single: one value */
 		}
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
 	if (multiple && n) {
 		start_mapping(it);
@@ -257,9 +257,9 @@ static int decl_choice(struct item *it)
 
 			map_entry(it, q->options[i].id, v, NULL);
 		}
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
@@ -267,11 +267,11 @@ static int decl_truefalse(struct item *it)
 {
 	start_response(it, "single", "identifier");
 	if (it->q->nanswers) {
-		qti_xw_start(&it->x, "correctResponse");
+		qb_xw_start(&it->x, "correctResponse");
 		value_elem(it, tf_answer(it->q) ? "true" : "false");
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
@@ -293,17 +293,17 @@ static int decl_short(struct item *it)
 
 	start_response(it, "single", "string");
 	if (q->nanswers && q->answers[0].value) {
-		qti_xw_start(&it->x, "correctResponse");
+		qb_xw_start(&it->x, "correctResponse");
 		value_elem(it, q->answers[0].value);
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 		start_mapping(it);
 		for (i = 0; i < q->nanswers; i++)
 			if (q->answers[i].value && !answer_seen(q, i))
 				map_entry(it, q->answers[i].value, it->points_value,
 					  q->case_sensitive ? "true" : "false");
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
@@ -329,17 +329,17 @@ static int decl_numeric(struct item *it)
 	if (numeric_answer(it, v, t))
 		return QB_EREFUSED;
 	start_response(it, "single", "float");
-	qti_xw_start(&it->x, "correctResponse");
+	qb_xw_start(&it->x, "correctResponse");
 	value_elem(it, v);
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
 static int decl_essay(struct item *it)
 {
 	start_response(it, "single", "string");
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
@@ -418,20 +418,20 @@ static int decl_matching(struct item *it)
 
 	start_response(it, "multiple", "directedPair");
 	if (q->npairs) {
-		qti_xw_start(&it->x, "correctResponse");
+		qb_xw_start(&it->x, "correctResponse");
 		for (i = 0; i < q->npairs; i++) {
 			pair_value(v, i + 1, m->resp[i]);
 			value_elem(it, v);
 		}
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 		start_mapping(it);
 		for (i = 0; i < q->npairs; i++) {
 			pair_value(v, i + 1, m->resp[i]);
 			map_entry(it, v, it->points_value / (double)q->npairs, NULL);
 		}
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	return 0;
 }
 
@@ -439,13 +439,13 @@ static int decl_matching(struct item *it)
 
 static void simple_choice(struct item *it, const char *id, const xmlNode *text, const char *label)
 {
-	qti_xw_start_mixed(&it->x, "simpleChoice");
-	qti_xw_attr(&it->x, "identifier", id);
+	qb_xw_start_mixed(&it->x, "simpleChoice");
+	qb_xw_attr(&it->x, "identifier", id);
 	if (text)
-		qti_xw_rich(&it->x, text, &it->o->rich);
+		qti_put_rich(&it->x, text, &it->o->rich);
 	else if (label)
-		qti_xw_text(&it->x, label);
-	qti_xw_end_mixed(&it->x);
+		qb_xw_text(&it->x, label);
+	qb_xw_end_mixed(&it->x);
 }
 
 static void body_choice(struct item *it)
@@ -458,41 +458,41 @@ static void body_choice(struct item *it)
 		snprintf(max, sizeof(max), "%ld", q->has_select && q->select > 0 ? q->select : 0L);
 	else
 		snprintf(max, sizeof(max), "1");
-	qti_xw_start(&it->x, "choiceInteraction");
-	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
-	qti_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
-	qti_xw_attr(&it->x, "maxChoices", max);
+	qb_xw_start(&it->x, "choiceInteraction");
+	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qb_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
+	qb_xw_attr(&it->x, "maxChoices", max);
 	for (i = 0; i < q->noptions; i++)
 		simple_choice(it, q->options[i].id, q->options[i].text, "");
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void body_truefalse(struct item *it)
 {
 	const struct tf_label *l = tf_label(it->o->lang);
 
-	qti_xw_start(&it->x, "choiceInteraction");
-	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
-	qti_xw_attr(&it->x, "shuffle", "false");
-	qti_xw_attr(&it->x, "maxChoices", "1");
+	qb_xw_start(&it->x, "choiceInteraction");
+	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qb_xw_attr(&it->x, "shuffle", "false");
+	qb_xw_attr(&it->x, "maxChoices", "1");
 	simple_choice(it, "true", NULL, l->t);
 	simple_choice(it, "false", NULL, l->f);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void body_text_entry(struct item *it)
 {
 	const char *unit = it->q->type == QB_Q_NUMERIC && it->q->nanswers ? it->q->answers[0].unit : NULL;
 
-	qti_xw_start_mixed(&it->x, "p");
-	qti_xw_start(&it->x, "textEntryInteraction");
-	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
-	qti_xw_end(&it->x);
+	qb_xw_start_mixed(&it->x, "p");
+	qb_xw_start(&it->x, "textEntryInteraction");
+	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qb_xw_end(&it->x);
 	if (unit && unit[0]) {
-		qti_xw_text(&it->x, " ");
-		qti_xw_text(&it->x, unit);
+		qb_xw_text(&it->x, " ");
+		qb_xw_text(&it->x, unit);
 	}
-	qti_xw_end_mixed(&it->x);
+	qb_xw_end_mixed(&it->x);
 }
 
 static void body_essay(struct item *it)
@@ -507,16 +507,16 @@ static void body_essay(struct item *it)
 	if (!l || *end || n < 1 || n > 100000)
 		n = 10;
 	snprintf(lines, sizeof(lines), "%ld", n);
-	qti_xw_start(&it->x, "extendedTextInteraction");
-	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
-	qti_xw_attr(&it->x, "expectedLines", lines);
-	qti_xw_attr(&it->x, "format", f && strcmp(f, "plain") == 0 ? "plain" : "xhtml");
-	qti_xw_end(&it->x);
+	qb_xw_start(&it->x, "extendedTextInteraction");
+	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qb_xw_attr(&it->x, "expectedLines", lines);
+	qb_xw_attr(&it->x, "format", f && strcmp(f, "plain") == 0 ? "plain" : "xhtml");
+	qb_xw_end(&it->x);
 	if (it->q->rubric) {
-		qti_xw_start_mixed(&it->x, "rubricBlock");
-		qti_xw_attr(&it->x, "view", "scorer");
-		qti_xw_rich(&it->x, it->q->rubric, &it->o->rich);
-		qti_xw_end_mixed(&it->x);
+		qb_xw_start_mixed(&it->x, "rubricBlock");
+		qb_xw_attr(&it->x, "view", "scorer");
+		qti_put_rich(&it->x, it->q->rubric, &it->o->rich);
+		qb_xw_end_mixed(&it->x);
 	}
 }
 
@@ -526,12 +526,12 @@ static void associable(struct item *it, const char *prefix, size_t n, const xmlN
 	char id[32];
 
 	snprintf(id, sizeof(id), "%s%zu", prefix, n);
-	qti_xw_start_mixed(&it->x, "simpleAssociableChoice");
-	qti_xw_attr(&it->x, "identifier", id);
-	qti_xw_attr(&it->x, "matchMax", match_max);
+	qb_xw_start_mixed(&it->x, "simpleAssociableChoice");
+	qb_xw_attr(&it->x, "identifier", id);
+	qb_xw_attr(&it->x, "matchMax", match_max);
 	if (text)
-		qti_xw_rich(&it->x, text, &it->o->rich);
-	qti_xw_end_mixed(&it->x);
+		qti_put_rich(&it->x, text, &it->o->rich);
+	qb_xw_end_mixed(&it->x);
 }
 
 static void body_matching(struct item *it)
@@ -542,21 +542,21 @@ static void body_matching(struct item *it)
 	size_t i;
 
 	snprintf(max, sizeof(max), "%zu", q->npairs);
-	qti_xw_start(&it->x, "matchInteraction");
-	qti_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
-	qti_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
-	qti_xw_attr(&it->x, "maxAssociations", max);
+	qb_xw_start(&it->x, "matchInteraction");
+	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
+	qb_xw_attr(&it->x, "shuffle", q->shuffle ? "true" : "false");
+	qb_xw_attr(&it->x, "maxAssociations", max);
 	/* each premise takes one response; a response may serve several
 	 * premises (matchMax 0), so elimination gives nothing away */
-	qti_xw_start(&it->x, "simpleMatchSet");
+	qb_xw_start(&it->x, "simpleMatchSet");
 	for (i = 0; i < q->npairs; i++)
 		associable(it, "P", i + 1, q->pairs[i].premise, "1");
-	qti_xw_end(&it->x);
-	qti_xw_start(&it->x, "simpleMatchSet");
+	qb_xw_end(&it->x);
+	qb_xw_start(&it->x, "simpleMatchSet");
 	for (i = 0; i < m->nresp; i++)
 		associable(it, "R", i + 1, m->resp_node[i], "0");
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 /* ---- processing --------------------------------------------------------- */
@@ -577,36 +577,36 @@ static int uses_template(const struct item *it)
 /* responseIf isNull -> 0; responseElseIf match -> points; responseElse mapped */
 static void score_mapped(struct item *it)
 {
-	qti_xw_start(&it->x, "responseCondition");
-	qti_xw_start(&it->x, "responseIf");
-	qti_xw_start(&it->x, "isNull");
+	qb_xw_start(&it->x, "responseCondition");
+	qb_xw_start(&it->x, "responseIf");
+	qb_xw_start(&it->x, "isNull");
 	variable(it, "RESPONSE");
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	set_score(it, "0");
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	if (it->q->type != QB_Q_SHORT) {
-		qti_xw_start(&it->x, "responseElseIf");
+		qb_xw_start(&it->x, "responseElseIf");
 		match_correct(it);
 		set_score(it, it->points);
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_start(&it->x, "responseElse");
+	qb_xw_start(&it->x, "responseElse");
 	set_score_mapped(it);
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void score_exact(struct item *it)
 {
-	qti_xw_start(&it->x, "responseCondition");
-	qti_xw_start(&it->x, "responseIf");
+	qb_xw_start(&it->x, "responseCondition");
+	qb_xw_start(&it->x, "responseIf");
 	match_correct(it);
 	set_score(it, it->points);
-	qti_xw_end(&it->x);
-	qti_xw_start(&it->x, "responseElse");
+	qb_xw_end(&it->x);
+	qb_xw_start(&it->x, "responseElse");
 	set_score(it, "0");
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static void score_numeric(struct item *it)
@@ -615,25 +615,25 @@ static void score_numeric(struct item *it)
 
 	if (numeric_answer(it, v, t))
 		return;
-	qti_xw_start(&it->x, "responseCondition");
-	qti_xw_start(&it->x, "responseIf");
-	qti_xw_start(&it->x, "equal");
+	qb_xw_start(&it->x, "responseCondition");
+	qb_xw_start(&it->x, "responseIf");
+	qb_xw_start(&it->x, "equal");
 	if (strcmp(t, "0") != 0) {
 		snprintf(tt, sizeof(tt), "%s %s", t, t);
-		qti_xw_attr(&it->x, "toleranceMode", "absolute");
-		qti_xw_attr(&it->x, "tolerance", tt);
+		qb_xw_attr(&it->x, "toleranceMode", "absolute");
+		qb_xw_attr(&it->x, "tolerance", tt);
 	} else {
-		qti_xw_attr(&it->x, "toleranceMode", "exact");
+		qb_xw_attr(&it->x, "toleranceMode", "exact");
 	}
 	variable(it, "RESPONSE");
 	base_value(it, "float", v);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 	set_score(it, it->points);
-	qti_xw_end(&it->x);
-	qti_xw_start(&it->x, "responseElse");
+	qb_xw_end(&it->x);
+	qb_xw_start(&it->x, "responseElse");
 	set_score(it, "0");
-	qti_xw_end(&it->x);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 /* How each question type becomes QTI: response declaration, what follows
@@ -659,31 +659,31 @@ static void processing(struct item *it, const struct qtype_form *f)
 	int expl = has_explanation(q);
 
 	if (uses_template(it)) {
-		qti_xw_start(&it->x, "responseProcessing");
-		qti_xw_attr(&it->x, "template", MATCH_CORRECT);
-		qti_xw_end(&it->x);
+		qb_xw_start(&it->x, "responseProcessing");
+		qb_xw_attr(&it->x, "template", MATCH_CORRECT);
+		qb_xw_end(&it->x);
 		return;
 	}
 	if (!f->score && !it->has_choice_fb && !expl)
 		return;
-	qti_xw_start(&it->x, "responseProcessing");
+	qb_xw_start(&it->x, "responseProcessing");
 	if (f->score)
 		f->score(it);
 	if (it->has_choice_fb) {
-		qti_xw_start(&it->x, "setOutcomeValue");
-		qti_xw_attr(&it->x, "identifier", "FEEDBACK");
-		qti_xw_start(&it->x, "multiple");
+		qb_xw_start(&it->x, "setOutcomeValue");
+		qb_xw_attr(&it->x, "identifier", "FEEDBACK");
+		qb_xw_start(&it->x, "multiple");
 		variable(it, "RESPONSE");
-		qti_xw_end(&it->x);
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
 	if (expl) {
-		qti_xw_start(&it->x, "setOutcomeValue");
-		qti_xw_attr(&it->x, "identifier", "EXPLANATION");
+		qb_xw_start(&it->x, "setOutcomeValue");
+		qb_xw_attr(&it->x, "identifier", "EXPLANATION");
 		base_value(it, "identifier", "explanation");
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 /* ---- feedback ----------------------------------------------------------- */
@@ -691,14 +691,14 @@ static void processing(struct item *it, const struct qtype_form *f)
 static void modal(struct item *it, const char *outcome, const char *id, const char *title,
 		  const xmlNode *content)
 {
-	qti_xw_start_mixed(&it->x, "modalFeedback");
-	qti_xw_attr(&it->x, "outcomeIdentifier", outcome);
-	qti_xw_attr(&it->x, "identifier", id);
-	qti_xw_attr(&it->x, "showHide", "show");
+	qb_xw_start_mixed(&it->x, "modalFeedback");
+	qb_xw_attr(&it->x, "outcomeIdentifier", outcome);
+	qb_xw_attr(&it->x, "identifier", id);
+	qb_xw_attr(&it->x, "showHide", "show");
 	if (title && title[0])
-		qti_xw_attr(&it->x, "title", title);
-	qti_xw_rich(&it->x, content, &it->o->rich);
-	qti_xw_end_mixed(&it->x);
+		qb_xw_attr(&it->x, "title", title);
+	qti_put_rich(&it->x, content, &it->o->rich);
+	qb_xw_end_mixed(&it->x);
 }
 
 static int feedback(struct item *it)
@@ -762,20 +762,20 @@ static int has_choice_feedback(const struct qb_question *q)
 static void outcome(struct item *it, const char *id, const char *cardinality, const char *type,
 		    const char *dflt, int normal)
 {
-	qti_xw_start(&it->x, "outcomeDeclaration");
-	qti_xw_attr(&it->x, "identifier", id);
-	qti_xw_attr(&it->x, "cardinality", cardinality);
-	qti_xw_attr(&it->x, "baseType", type);
+	qb_xw_start(&it->x, "outcomeDeclaration");
+	qb_xw_attr(&it->x, "identifier", id);
+	qb_xw_attr(&it->x, "cardinality", cardinality);
+	qb_xw_attr(&it->x, "baseType", type);
 	if (normal) {
-		qti_xw_attr(&it->x, "normalMaximum", it->points);
-		qti_xw_attr(&it->x, "normalMinimum", "0");
+		qb_xw_attr(&it->x, "normalMaximum", it->points);
+		qb_xw_attr(&it->x, "normalMinimum", "0");
 	}
 	if (dflt) {
-		qti_xw_start(&it->x, "defaultValue");
+		qb_xw_start(&it->x, "defaultValue");
 		value_elem(it, dflt);
-		qti_xw_end(&it->x);
+		qb_xw_end(&it->x);
 	}
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 }
 
 static int write_item(struct item *it)
@@ -789,16 +789,16 @@ static int write_item(struct item *it)
 	f = &forms[q->type];
 	if (q->type == QB_Q_MATCHING && (rc = match_ids_build(&it->m, q)))
 		return rc;
-	qti_xw_start(&it->x, "assessmentItem");
-	qti_xw_attr(&it->x, "xmlns", QTI_NS);
-	qti_xw_attr(&it->x, "xmlns:xsi", QTI_XSI_NS);
-	qti_xw_attr(&it->x, "xsi:schemaLocation", QTI_SCHEMA_LOCATION);
-	qti_xw_attr(&it->x, "identifier", q->id);
-	qti_xw_attr(&it->x, "title", q->id);
-	qti_xw_attr(&it->x, "adaptive", "false");
-	qti_xw_attr(&it->x, "timeDependent", "false");
+	qb_xw_start(&it->x, "assessmentItem");
+	qb_xw_attr(&it->x, "xmlns", QTI_NS);
+	qb_xw_attr(&it->x, "xmlns:xsi", QTI_XSI_NS);
+	qb_xw_attr(&it->x, "xsi:schemaLocation", QTI_SCHEMA_LOCATION);
+	qb_xw_attr(&it->x, "identifier", q->id);
+	qb_xw_attr(&it->x, "title", q->id);
+	qb_xw_attr(&it->x, "adaptive", "false");
+	qb_xw_attr(&it->x, "timeDependent", "false");
 	if (it->o->lang)
-		qti_xw_attr(&it->x, "xml:lang", it->o->lang);
+		qb_xw_attr(&it->x, "xml:lang", it->o->lang);
 
 	rc = f->decl(it);
 	if (rc)
@@ -811,18 +811,18 @@ static int write_item(struct item *it)
 		outcome(it, "EXPLANATION", "single", "identifier", NULL, 0);
 
 	/* the stem is block rich text: a div keeps it apart from the interaction */
-	qti_xw_start(&it->x, "itemBody");
-	qti_xw_start_mixed(&it->x, "div");
-	qti_xw_rich(&it->x, q->stem, &it->o->rich);
-	qti_xw_end_mixed(&it->x);
+	qb_xw_start(&it->x, "itemBody");
+	qb_xw_start_mixed(&it->x, "div");
+	qti_put_rich(&it->x, q->stem, &it->o->rich);
+	qb_xw_end_mixed(&it->x);
 	f->body(it);
-	qti_xw_end(&it->x);
+	qb_xw_end(&it->x);
 
 	processing(it, f);
 	rc = feedback(it);
 	if (rc)
 		return rc;
-	rc = qti_xw_finish(&it->x);
+	rc = qb_xw_finish(&it->x);
 	return it->refused ? QB_EREFUSED : rc;
 }
 
@@ -848,7 +848,7 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 	w = xmlNewTextWriterMemory(out, 0);
 	if (!w)
 		return QB_ENOMEM;
-	qti_xw_begin(&it.x, w);
+	qb_xw_begin(&it.x, w);
 	rc = write_item(&it);
 	if (it.refused)
 		rc = QB_EREFUSED;

@@ -1,0 +1,50 @@
+/* The XML writer of the exporters: libxml2's xmlTextWriter does the
+ * writing and escaping; these helpers add indentation and a sticky error.
+ *
+ * Every call is a no-op once one has failed, so that a document can be
+ * written as a straight sequence of calls and checked once at the end;
+ * each call also returns the error so far (0 or a QB_E* code) for callers
+ * that check as they go.
+ *
+ * Element-only content is indented two spaces a level, each line break
+ * with its indentation in one write. (libxml2's own indentation makes one
+ * output call per level on every tag, which cost more than the rest of an
+ * export, and it would also indent inside rich text, changing what a
+ * reader sees.) Mixed content (text and markup) is never touched. */
+#ifndef QB_XMLW_H
+#define QB_XMLW_H
+
+#include <libxml/xmlwriter.h>
+
+#define QB_XW_DEPTH 64
+
+struct qb_xw {
+	xmlTextWriterPtr w;
+	int rc;                 /* 0, or the first error */
+	int depth;
+	int mixed;              /* > 0: inside mixed content, no indentation */
+	unsigned char kids[QB_XW_DEPTH];  /* the open element at each level has child elements */
+};
+
+/* Starts the document on W (XML declaration, version 1.0, UTF-8). */
+int qb_xw_begin(struct qb_xw *x, xmlTextWriterPtr w);
+/* Closes every open element and the document, flushes; returns x->rc. */
+int qb_xw_finish(struct qb_xw *x);
+int qb_xw_start(struct qb_xw *x, const char *name);
+int qb_xw_attr(struct qb_xw *x, const char *name, const char *value);
+/* Ends an element: </name> on a line of its own after child elements,
+ * <name/> when it has no content. */
+int qb_xw_end(struct qb_xw *x);
+/* <name>text</name>, or <name/> for "". */
+int qb_xw_elem(struct qb_xw *x, const char *name, const char *text);
+/* <name>text</name>, also for "" (<name></name>). */
+int qb_xw_leaf(struct qb_xw *x, const char *name, const char *text);
+/* Starts an element whose content is mixed (text and markup). */
+int qb_xw_start_mixed(struct qb_xw *x, const char *name);
+/* Ends the element opened by qb_xw_start_mixed: <name/> when empty. */
+int qb_xw_end_mixed(struct qb_xw *x);
+/* The same with an end tag even when empty: <name></name>. */
+int qb_xw_end_full(struct qb_xw *x);
+int qb_xw_text(struct qb_xw *x, const char *text);
+
+#endif
