@@ -516,7 +516,7 @@ if mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
 	{
 		bank_head big
 		i=0
-		while [ $i -lt 300 ]; do question "fill-$i" "Question number $i that fills the disk?"; i=$((i + 1)); done
+		while [ $i -lt 1500 ]; do question "fill-$i" "Question number $i that fills the disk?"; i=$((i + 1)); done
 		printf '</bank>\n'
 	} >"$T/big.xml"
 	for x in moodle markdown qti21; do
@@ -535,6 +535,8 @@ if mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
 				bad disk-full-$x "temporary files left: $left"
 			elif [ "$(wc -l <"$T/disk-full-$x.err")" -ne 1 ]; then
 				bad disk-full-$x "expected a one-line error: $(cat "$T/disk-full-$x.err")"
+			elif ! grep -q "out\.$ext: .*No space left" "$T/disk-full-$x.err"; then
+				bad disk-full-$x "the error names neither the file nor the cause: $(cat "$T/disk-full-$x.err")"
 			else
 				ok
 			fi

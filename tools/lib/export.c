@@ -1,5 +1,6 @@
 #include "export.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -95,6 +96,14 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 	if (rc)
 		return rc;
 	rc = qb_run(l, files, nfiles, &h, err);
+	if (rc == QB_EIO && !err->msg[0]) {
+		/* an exporter that could not write says no more than that */
+		int e = errno ? errno : EIO;
+
+		qb_error_set(err, rc, "%s: write failed: %s",
+			     o->output && strcmp(o->output, "-") != 0 ? o->output : "standard output",
+			     strerror(e));
+	}
 	if (!rc && qb_lint_diags(l)->count[QB_SEV_ERROR] > 0) {
 		qb_error_set(err, QB_EREFUSED, "export refused: the bank has %zu error%s; "
 			     "fix them (qbank lint) and export again",

@@ -1,6 +1,7 @@
 #include "run.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,20 +11,24 @@
 /* Each file is read on a thread of its own while the calling thread lints
  * and exports: parsing with schema validation is most of the cost, and the
  * two halves then overlap on two cores. The reader thread hands questions
- * over through a small queue, in file order; findings the reader makes are
+ * over through a small ring, in file order; findings the reader makes are
  * carried with the question they came before, so the linter sees exactly
  * the sequence a single thread would. Questions go back to the reader
- * thread to be freed (their nodes belong to the parser's document).
+ * thread through a second ring to be freed (their nodes belong to the
+ * parser's document).
  * When the caller exports, the rules run on the reader thread instead, so
  * that the exporter has the other core to itself; the linter is then used
  * by one thread at a time all the same (file begin and end are called
- * before the thread starts and after it is joined). */
+ * before the thread starts and after it is joined).
+ *
+ * Each ring has one writer and one reader and needs no lock: a thread
+ * takes the mutex only to sleep, and wakes the other only once BATCH
+ * questions (or the end) are ready for it. (A lock taken per question made
+ * the threads wait on each other tens of thousands of times a run.) */
 
-#define QUEUE_LEN 64
+#define QUEUE_LEN 32
 #define SLOTS (2 * QUEUE_LEN + 2)
-/* A waiting thread is woken only once this many events (or the end) are
- * ready for it: a wake-up per question would cost more than the question. */
-#define BATCH 32
+#define BATCH 16
 
 struct rdiag {
 	unsigned long line;
@@ -46,15 +51,19 @@ struct event {
 };
 
 struct pipe {
+	/* reader -> linter: events; the reader advances put, the linter got */
+	struct event queue[QUEUE_LEN];
+	atomic_size_t put, got;
+	/* linter -> reader: the questions it is done with */
+	const struct qb_question *back[SLOTS];
+	atomic_size_t back_put, back_got;
+	size_t held;                  /* the reader's count of questions out of its hands */
+	atomic_int stop;
+	/* sleeping, and waking the other thread */
 	pthread_mutex_t mu;
 	pthread_cond_t to_reader, to_linter;
-	struct event queue[QUEUE_LEN];
-	size_t head, len;
-	const struct qb_question *done[SLOTS];
-	size_t ndone;
-	size_t held;                  /* questions out of the reader's hands */
-	int stop;
-	int reader_waits, linter_waits;
+	atomic_int reader_sleeps, linter_sleeps;
+
 	struct qb_reader *r;
 	struct rdiags pending;        /* the reader thread's, until queued */
 	struct qb_lint *lint_here;    /* non-NULL: the reader thread runs the rules */
@@ -138,28 +147,78 @@ static int replay_diags(struct qb_lint *l, struct rdiags *d)
 	return nomem ? QB_ENOMEM : 0;
 }
 
+/* ---- sleeping and waking ------------------------------------------------ */
+
+/* Sleeps until READY(P) holds. SLEEPS is set before READY is looked at
+ * again, and the other thread makes its progress visible before it looks
+ * at SLEEPS (all sequentially consistent), so one of the two sees the
+ * other: either this thread sees the progress and does not sleep, or the
+ * other sees it asleep and signals, under the mutex that this thread holds
+ * until it waits. */
+static void sleep_until(struct pipe *p, atomic_int *sleeps, pthread_cond_t *cv,
+			int (*ready)(struct pipe *))
+{
+	if (ready(p))
+		return;
+	pthread_mutex_lock(&p->mu);
+	atomic_store(sleeps, 1);
+	while (!ready(p))
+		pthread_cond_wait(cv, &p->mu);
+	atomic_store(sleeps, 0);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void wake(struct pipe *p, pthread_cond_t *cv)
+{
+	pthread_mutex_lock(&p->mu);
+	pthread_cond_signal(cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The reader may read on: there is room in the queue and a free slot. */
+static int reader_may_go(struct pipe *p)
+{
+	return atomic_load(&p->stop) ||
+	       (atomic_load(&p->put) - atomic_load(&p->got) < QUEUE_LEN &&
+		(p->held < SLOTS || atomic_load(&p->back_put) != atomic_load(&p->back_got)));
+}
+
+static int linter_may_go(struct pipe *p)
+{
+	return atomic_load(&p->put) != atomic_load(&p->got);
+}
+
 /* ---- the reader thread ----------------------------------------------- */
 
-/* Frees the questions the linter is done with, outside the lock. */
+/* Frees the questions the linter is done with. */
 static void take_back(struct pipe *p)
 {
-	const struct qb_question *done[SLOTS];
-	size_t i, n;
+	size_t i = atomic_load_explicit(&p->back_got, memory_order_relaxed);
+	size_t n = atomic_load_explicit(&p->back_put, memory_order_acquire);
 
-	pthread_mutex_lock(&p->mu);
-	while (!p->stop && p->held == SLOTS && p->ndone == 0) {
-		p->reader_waits = 1;
-		pthread_cond_wait(&p->to_reader, &p->mu);
+	for (; i != n; i++) {
+		qb_reader_release(p->r, p->back[i % SLOTS]);
+		p->held--;
 	}
-	p->reader_waits = 0;
-	n = p->ndone;
-	for (i = 0; i < n; i++)
-		done[i] = p->done[i];
-	p->ndone = 0;
-	p->held -= n;
-	pthread_mutex_unlock(&p->mu);
-	for (i = 0; i < n; i++)
-		qb_reader_release(p->r, done[i]);
+	atomic_store_explicit(&p->back_got, n, memory_order_release);
+}
+
+/* Queues EV for the linter once there is room: 0, or 1 when told to stop. */
+static int queue_event(struct pipe *p, const struct event *ev)
+{
+	size_t put = atomic_load_explicit(&p->put, memory_order_relaxed);
+
+	sleep_until(p, &p->reader_sleeps, &p->to_reader, reader_may_go);
+	if (atomic_load(&p->stop))
+		return 1;
+	p->queue[put % QUEUE_LEN] = *ev;
+	if (ev->q)
+		p->held++;
+	atomic_store(&p->put, put + 1);
+	if (atomic_load(&p->linter_sleeps) &&
+	    (put + 1 - atomic_load(&p->got) >= BATCH || !ev->q))
+		wake(p, &p->to_linter);
+	return 0;
 }
 
 static void *read_all(void *arg)
@@ -171,7 +230,10 @@ static void *read_all(void *arg)
 		struct event ev;
 		const struct qb_question *q = NULL;
 
+		sleep_until(p, &p->reader_sleeps, &p->to_reader, reader_may_go);
 		take_back(p);
+		if (atomic_load(&p->stop))
+			break;
 		rc = qb_reader_next(p->r, &q);
 		if (p->lint_here) {
 			int lrc = replay_diags(p->lint_here, &p->pending);
@@ -192,24 +254,10 @@ static void *read_all(void *arg)
 		ev.bank.file_pragmas = NULL;
 		ev.bank.nfile_pragmas = 0;
 		ev.offset = qb_reader_offset(p->r);
-
-		pthread_mutex_lock(&p->mu);
-		while (!p->stop && p->len == QUEUE_LEN) {
-			p->reader_waits = 1;
-			pthread_cond_wait(&p->to_reader, &p->mu);
-		}
-		p->reader_waits = 0;
-		if (p->stop) {
-			pthread_mutex_unlock(&p->mu);
+		if (queue_event(p, &ev)) {
 			free_diags(&ev.diags);
 			break;
 		}
-		p->queue[(p->head + p->len++) % QUEUE_LEN] = ev;
-		if (ev.q)
-			p->held++;
-		if (p->linter_waits && (p->len >= BATCH || !ev.q))
-			pthread_cond_signal(&p->to_linter);
-		pthread_mutex_unlock(&p->mu);
 	} while (rc == 1);
 	return NULL;
 }
@@ -218,38 +266,33 @@ static void *read_all(void *arg)
 
 static struct event next_event(struct pipe *p)
 {
+	size_t got = atomic_load_explicit(&p->got, memory_order_relaxed);
 	struct event ev;
 
-	pthread_mutex_lock(&p->mu);
-	while (p->len == 0) {
-		p->linter_waits = 1;
-		pthread_cond_wait(&p->to_linter, &p->mu);
-	}
-	p->linter_waits = 0;
-	ev = p->queue[p->head];
-	p->head = (p->head + 1) % QUEUE_LEN;
-	p->len--;
-	if (p->reader_waits && p->len <= QUEUE_LEN - BATCH)
-		pthread_cond_signal(&p->to_reader);
-	pthread_mutex_unlock(&p->mu);
+	sleep_until(p, &p->linter_sleeps, &p->to_linter, linter_may_go);
+	ev = p->queue[got % QUEUE_LEN];
+	atomic_store(&p->got, got + 1);
+	if (atomic_load(&p->reader_sleeps) &&
+	    atomic_load(&p->put) - (got + 1) <= QUEUE_LEN - BATCH)
+		wake(p, &p->to_reader);
 	return ev;
 }
 
 static void give_back(struct pipe *p, const struct qb_question *q)
 {
-	pthread_mutex_lock(&p->mu);
-	p->done[p->ndone++] = q;
-	if (p->reader_waits && p->ndone >= BATCH)
-		pthread_cond_signal(&p->to_reader);
-	pthread_mutex_unlock(&p->mu);
+	size_t n = atomic_load_explicit(&p->back_put, memory_order_relaxed);
+
+	p->back[n % SLOTS] = q;
+	atomic_store(&p->back_put, n + 1);
+	/* the reader waits for a slot only when every one is out */
+	if (atomic_load(&p->reader_sleeps) && n + 1 - atomic_load(&p->back_got) >= BATCH)
+		wake(p, &p->to_reader);
 }
 
 static void stop_reader(struct pipe *p)
 {
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_signal(&p->to_reader);
-	pthread_mutex_unlock(&p->mu);
+	atomic_store(&p->stop, 1);
+	wake(p, &p->to_reader);
 }
 
 struct file_run {
@@ -308,11 +351,8 @@ static int pump(struct file_run *f, struct pipe *p)
 	}
 	pthread_join(t, NULL);
 	/* after the join the queue is ours alone */
-	while (p->len > 0) {
-		free_diags(&p->queue[p->head].diags);
-		p->head = (p->head + 1) % QUEUE_LEN;
-		p->len--;
-	}
+	for (; atomic_load(&p->got) != atomic_load(&p->put); atomic_fetch_add(&p->got, 1))
+		free_diags(&p->queue[atomic_load(&p->got) % QUEUE_LEN].diags);
 	return rc;
 }
 
