@@ -202,7 +202,7 @@ int cmd_stats(int argc, char **argv)
 	struct qb_lint *l = NULL;
 	struct qb_stats *s = NULL;
 	struct stats_run run;
-	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress };
+	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, 1 };
 	int c, json = 0, quiet = 0, rc = QB_EXIT_USAGE;
 	size_t unread;
 

@@ -11,11 +11,11 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
-	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0,
+	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, 1,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
-	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0,
+	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, 0,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
-	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1,
+	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, 0,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
 };
 
@@ -78,7 +78,7 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_error *err)
 {
 	struct export_ctx c = { x, NULL, o };
-	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress };
+	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress, x->light };
 	int rc, i;
 
 	i = output_is_input(o->output, files, nfiles);

@@ -30,6 +30,8 @@ struct qb_exporter {
 	const char *summary;
 	const char *extension;     /* of the output file, e.g. ".xml" */
 	int needs_file;            /* 1: cannot write to standard output (zip) */
+	int light;                 /* 1: writes a question in less time than reading it takes
+				    * (the lint rules then run beside it: qb_run_hooks) */
 	int (*open)(void **state, const struct qb_export_opts *o, struct qb_error *err);
 	int (*bank)(void *state, const struct qb_bank_info *b);
 	int (*question)(void *state, const struct qb_question *q);

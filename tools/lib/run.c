@@ -16,8 +16,9 @@
  * the sequence a single thread would. Questions go back to the reader
  * thread through a second ring to be freed (their nodes belong to the
  * parser's document).
- * When the caller exports, the rules run on the reader thread instead, so
- * that the exporter has the other core to itself; the linter is then used
+ * When the caller exports to a format that costs more to write than to
+ * read, the rules run on the reader thread instead, so that the exporter
+ * has the other core to itself; the linter is then used
  * by one thread at a time all the same (file begin and end are called
  * before the thread starts and after it is joined).
  *
@@ -377,9 +378,9 @@ static int run_file(struct qb_lint *l, xmlSchemaPtr schema, const char *file, si
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.to_reader, NULL);
 	pthread_cond_init(&p.to_linter, NULL);
-	/* The rules go to the lighter half: with an exporter (or statistics)
-	 * on this thread, the reader thread runs them too. */
-	if (h && h->question) {
+	/* The rules go to the lighter half: beside a question hook that costs
+	 * more than reading, the reader thread runs them too. */
+	if (h && h->question && !h->light) {
 		p.lint_here = l;
 		f.l = NULL;
 	}

@@ -20,6 +20,10 @@ struct qb_run_hooks {
 	int (*question)(void *ctx, const struct qb_question *q);
 	/* Progress: bytes consumed of all files, and their total size. */
 	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
+	/* 1: the question hook costs less than reading does, so the rules run
+	 * beside it; 0: it costs more, and the rules run on the reader's
+	 * thread (run.c). */
+	int light;
 };
 
 /* Reads FILES in order, linting every question with L and calling HOOKS
