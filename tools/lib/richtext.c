@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "text.h"
+#include "xmlw.h"
 
 /* Elements that map to an HTML element of the same name. */
 static const char *const same_name[] = {
@@ -27,7 +28,7 @@ static int text_of(xmlTextWriterPtr w, const xmlNode *n)
 
 	for (c = n->children; c; c = c->next)
 		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
-			if (xmlTextWriterWriteString(w, c->content) < 0)
+			if (qb_xw_write_text(w, (const char *)c->content))
 				return QB_EIO;
 	return 0;
 }
@@ -120,7 +121,7 @@ static int write_children(xmlTextWriterPtr w, const xmlNode *n, const struct qb_
 		return 0;
 	for (c = n->children; c && !rc; c = c->next) {
 		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-			if (c->content && xmlTextWriterWriteString(w, c->content) < 0)
+			if (c->content && qb_xw_write_text(w, (const char *)c->content))
 				rc = QB_EIO;
 		} else if (c->type == XML_ELEMENT_NODE) {
 			rc = write_element(w, c, o, depth);

@@ -68,10 +68,22 @@ int qb_xw_end(struct qb_xw *x)
 	return x->rc;
 }
 
+int qb_xw_write_text(xmlTextWriterPtr w, const char *text)
+{
+	size_t n = strcspn(text, "&<>\"\r");
+	int r;
+
+	if (text[n] == '\0')
+		r = xmlTextWriterWriteRawLen(w, BAD_CAST text, (int)n);
+	else
+		r = xmlTextWriterWriteString(w, BAD_CAST text);
+	return r < 0 ? QB_EIO : 0;
+}
+
 int qb_xw_text(struct qb_xw *x, const char *text)
 {
-	if (!x->rc && xmlTextWriterWriteString(x->w, BAD_CAST text) < 0)
-		x->rc = QB_EIO;
+	if (!x->rc)
+		x->rc = qb_xw_write_text(x->w, text);
 	return x->rc;
 }
 

@@ -47,4 +47,10 @@ int qb_xw_end_mixed(struct qb_xw *x);
 int qb_xw_end_full(struct qb_xw *x);
 int qb_xw_text(struct qb_xw *x, const char *text);
 
+/* Writes TEXT as character data into W's open element, as
+ * xmlTextWriterWriteString does; text with nothing to escape (no & < > "
+ * or CR, the characters libxml2 escapes there) goes out as it is, without
+ * the escaped copy libxml2 would allocate. Returns 0 or QB_EIO. */
+int qb_xw_write_text(xmlTextWriterPtr w, const char *text);
+
 #endif

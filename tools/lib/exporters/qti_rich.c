@@ -85,7 +85,7 @@ static int copy_children(xmlTextWriterPtr w, const xmlNode *n, int in_inline, in
 		return 0;
 	for (c = n->children; c && !rc; c = c->next) {
 		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-			if (c->content && xmlTextWriterWriteString(w, c->content) < 0)
+			if (c->content && qb_xw_write_text(w, (const char *)c->content))
 				rc = QB_EIO;
 			continue;
 		}
