@@ -1,6 +1,9 @@
+/* fopencookie and sync_file_range */
+#define _GNU_SOURCE
 #include "atomic.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,12 +11,61 @@
 
 #include "buf.h"
 
+/* A temporary file is written straight to its descriptor (a stream of our
+ * own with a 1 MB buffer), and every WRITEBACK bytes the kernel is asked to
+ * start writing what came before to disk. The fsync at commit then waits
+ * for the last stretch only, not for the whole output: a 317 MB Moodle
+ * export spent 0.9 s in a final fsync that did all of the writing. */
+#define STREAM_BUFFER (1 << 20)
+#define WRITEBACK (8 << 20)
+
 struct qb_atomic {
 	FILE *f;
+	int fd;          /* the temporary file's descriptor, -1 for a spool */
+	off_t written;   /* bytes handed to the kernel, and of those the ones */
+	off_t started;   /* whose writeback was started */
+	char *buf;       /* the stream's buffer */
 	char *path;      /* target, NULL for standard output */
 	char *tmp;       /* temporary file, NULL for standard output */
 	char *device;    /* target that is not a regular file (/dev/null, a FIFO): spooled */
 };
+
+static ssize_t stream_write(void *cookie, const char *buf, size_t n)
+{
+	struct qb_atomic *a = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(a->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0)
+			errno = EIO;
+		if (w <= 0)
+			return done ? (ssize_t)done : -1;
+		done += (size_t)w;
+	}
+	a->written += (off_t)n;
+	if (a->written - a->started >= WRITEBACK) {
+		/* only a head start: an error here shows again at the fsync */
+		(void)sync_file_range(a->fd, a->started, a->written - a->started,
+				      SYNC_FILE_RANGE_WRITE);
+		a->started = a->written;
+	}
+	return (ssize_t)n;
+}
+
+static int stream_close(void *cookie)
+{
+	struct qb_atomic *a = cookie;
+	int rc = close(a->fd);
+
+	a->fd = -1;
+	return rc;
+}
+
+static const cookie_io_functions_t stream_io = { NULL, stream_write, NULL, stream_close };
 
 int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err)
 {
@@ -26,6 +78,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return QB_ENOMEM;
+	a->fd = -1;
 	if (!path || strcmp(path, "-") == 0) {
 		a->f = tmpfile();
 		if (!a->f) {
@@ -79,7 +132,14 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 		return QB_EIO;
 	}
 	a->tmp = qb_buf_detach(&t);
-	a->f = fdopen(fd, "wb");
+	a->fd = fd;
+	a->f = fopencookie(a, "wb", stream_io);
+	/* without the big buffer the stream still works, in 4 KB writes */
+	a->buf = a->f ? malloc(STREAM_BUFFER) : NULL;
+	if (a->buf && setvbuf(a->f, a->buf, _IOFBF, STREAM_BUFFER) != 0) {
+		free(a->buf);
+		a->buf = NULL;
+	}
 	if (!a->f) {
 		close(fd);
 		unlink(a->tmp);
@@ -104,6 +164,7 @@ const char *qb_atomic_path(const struct qb_atomic *a)
 
 static void dispose(struct qb_atomic *a)
 {
+	free(a->buf);        /* after fclose: the stream's buffer */
 	free(a->device);
 	free(a->tmp);
 	free(a->path);
@@ -165,8 +226,8 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 	/* the temporary file is 0600; give the output the usual permissions */
 	mask = umask(0);
 	umask(mask);
-	if (ferror(a->f) || fflush(a->f) != 0 || fchmod(fileno(a->f), 0666 & ~mask) != 0 ||
-	    fsync(fileno(a->f)) != 0) {
+	if (ferror(a->f) || fflush(a->f) != 0 || fchmod(a->fd, 0666 & ~mask) != 0 ||
+	    fsync(a->fd) != 0) {
 		qb_error_set(err, QB_EIO, "%s: write failed: %s", a->path, strerror(errno));
 		rc = QB_EIO;
 	}
