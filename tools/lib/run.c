@@ -334,8 +334,10 @@ static int pump(struct file_run *f, struct pipe *p)
 	for (;;) {
 		struct event ev = next_event(p);
 
-		rc = f->l ? replay_diags(f->l, &ev.diags) : 0;
-		free_diags(&ev.diags);
+		if (f->l)
+			rc = replay_diags(f->l, &ev.diags);   /* and frees them */
+		else
+			free_diags(&ev.diags);   /* none: the reader thread replayed them */
 		if (!ev.q) {
 			if (!rc)
 				rc = ev.rc;
