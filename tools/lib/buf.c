@@ -6,33 +6,49 @@
 
 #include "error.h"
 
+/* Bytes past the terminating NUL that are kept initialised: PCRE2's JIT
+ * scans subjects with wide loads that may look past the NUL (harmless, but
+ * memcheck rightly calls uninitialised bytes an error). The space past the
+ * end is zeroed as the end moves on, a page at a time, not all at once when
+ * the buffer grows: that would make every page of a big buffer resident
+ * (the lint digests' arena at a million questions). Bytes below b->init
+ * are initialised, and the shortcuts that write without qb_buf_grow stay
+ * TAIL bytes below it. */
+#define TAIL 64
+#define ZERO_STEP 4096
+
 int qb_buf_grow(struct qb_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 	size_t cap;
 	char *p;
 
-	if (need < b->len)
+	if (need < b->len || need > ((size_t)-1) - TAIL - ZERO_STEP)
 		return QB_ENOMEM;
-	if (need <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 64;
-	while (cap < need) {
-		if (cap > ((size_t)-1) / 2)
+	if (need > b->cap) {
+		cap = b->cap ? b->cap : 64;
+		while (cap < need) {
+			if (cap > ((size_t)-1) / 2)
+				return QB_ENOMEM;
+			cap *= 2;
+		}
+		p = realloc(b->ptr, cap);
+		if (!p)
 			return QB_ENOMEM;
-		cap *= 2;
+		b->ptr = p;
+		b->cap = cap;
 	}
-	p = realloc(b->ptr, cap);
-	if (!p)
-		return QB_ENOMEM;
-	/* Zero the new space: PCRE2's JIT scans subjects with wide loads that
-	 * may look at bytes past the terminating NUL (harmless, but memcheck
-	 * rightly calls uninitialised bytes an error). Growth is rare: buffers
-	 * are reused. This also keeps the promise of buf.h (always
-	 * NUL-terminated) for a buffer grown but not yet written to. */
-	memset(p + b->len, 0, cap - b->len);
-	b->ptr = p;
-	b->cap = cap;
+	/* b->init > b->len always holds here, so no content is zeroed; this
+	 * also keeps the promise of buf.h (always NUL-terminated) for a buffer
+	 * grown but not yet written to */
+	if (b->init < need + TAIL && b->init < b->cap) {
+		size_t upto = (need + TAIL + ZERO_STEP - 1) / ZERO_STEP * ZERO_STEP;
+
+		if (upto > b->cap)
+			upto = b->cap;
+		memset(b->ptr + b->init, 0, upto - b->init);
+		b->init = upto;
+	}
 	return 0;
 }
 
@@ -58,7 +74,7 @@ int qb_buf_adds(struct qb_buf *b, const char *s)
  * when there is room, store the byte without the general path's calls. */
 int qb_buf_addc(struct qb_buf *b, char c)
 {
-	if (b->len + 1 < b->cap) {
+	if (b->len + 2 + TAIL <= b->init) {
 		b->ptr[b->len++] = c;
 		b->ptr[b->len] = '\0';
 		return 0;
@@ -68,7 +84,7 @@ int qb_buf_addc(struct qb_buf *b, char c)
 
 int qb_buf_vprintf(struct qb_buf *b, const char *fmt, va_list ap)
 {
-	size_t room = b->ptr && b->cap > b->len ? b->cap - b->len : 0;
+	size_t room = b->ptr && b->init > b->len + TAIL ? b->init - b->len - TAIL : 0;
 	va_list copy;
 	int n;
 	int err;
@@ -119,7 +135,7 @@ char *qb_buf_detach(struct qb_buf *b)
 	if (!p)
 		p = calloc(1, 1);
 	b->ptr = NULL;
-	b->len = b->cap = 0;
+	b->len = b->cap = b->init = 0;
 	return p;
 }
 
@@ -129,5 +145,5 @@ void qb_buf_dispose(struct qb_buf *b)
 		return;
 	free(b->ptr);
 	b->ptr = NULL;
-	b->len = b->cap = 0;
+	b->len = b->cap = b->init = 0;
 }

@@ -11,9 +11,10 @@ struct qb_buf {
 	char *ptr;
 	size_t len;
 	size_t cap;
+	size_t init;   /* bytes from ptr on that were ever written or zeroed */
 };
 
-#define QB_BUF_INIT { NULL, 0, 0 }
+#define QB_BUF_INIT { NULL, 0, 0, 0 }
 
 int qb_buf_grow(struct qb_buf *b, size_t extra);
 int qb_buf_add(struct qb_buf *b, const void *data, size_t len);
