@@ -1,5 +1,7 @@
+#include <stdio.h>
 #include <string.h>
 
+#include "../../tools/lib/buf.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
 
@@ -52,6 +54,45 @@ START_TEST(plain_text_of_markup)
 }
 END_TEST
 
+/* Appending in every way keeps the content, and the 64 bytes past the
+ * NUL are always initialised (zero or old content), which PCRE2's JIT may
+ * read; the capacity beyond is not touched all at once. */
+START_TEST(buffer_keeps_content_and_tail)
+{
+	struct qb_buf b = QB_BUF_INIT, want = QB_BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < 20000; i++) {
+		char piece[32];
+		int n = snprintf(piece, sizeof(piece), "%zu,", i);
+
+		switch (i % 3) {
+		case 0:
+			ck_assert_int_eq(qb_buf_addc(&b, 'x'), 0);
+			ck_assert_int_eq(qb_buf_addc(&want, 'x'), 0);
+			break;
+		case 1:
+			ck_assert_int_eq(qb_buf_printf(&b, "%zu,", i), 0);
+			ck_assert_int_eq(qb_buf_add(&want, piece, (size_t)n), 0);
+			break;
+		default:
+			ck_assert_int_eq(qb_buf_adds(&b, piece), 0);
+			ck_assert_int_eq(qb_buf_adds(&want, piece), 0);
+			break;
+		}
+		ck_assert_uint_eq(b.len, strlen(b.ptr));
+		ck_assert_uint_ge(b.init, b.len + 1 < b.cap - 64 ? b.len + 1 + 64 : b.cap);
+	}
+	ck_assert_str_eq(b.ptr, want.ptr);
+	/* a big buffer is zeroed a page at a time, not to its capacity */
+	ck_assert_uint_lt(b.init, b.len + 1 + 64 + 4096 + 1);
+	for (j = b.len + 1; j < b.len + 1 + 64 && j < b.cap; j++)
+		ck_assert_int_eq(b.ptr[j], 0);
+	qb_buf_dispose(&b);
+	qb_buf_dispose(&want);
+}
+END_TEST
+
 Suite *suite_text(void)
 {
 	Suite *s = suite_create("text");
@@ -60,6 +101,7 @@ Suite *suite_text(void)
 	tcase_add_test(tc, normalize_folds);
 	tcase_add_test(tc, trim_and_hash);
 	tcase_add_test(tc, plain_text_of_markup);
+	tcase_add_test(tc, buffer_keeps_content_and_tail);
 	suite_add_tcase(s, tc);
 	return s;
 }
