@@ -25,7 +25,7 @@ int qb_buf_grow(struct qb_buf *b, size_t extra)
 
 	if (need < b->len || need > ((size_t)-1) - TAIL - ZERO_STEP)
 		return QB_ENOMEM;
-	if (need > b->cap) {
+	if (need > b->cap || !b->ptr) {
 		cap = b->cap ? b->cap : 64;
 		while (cap < need) {
 			if (cap > ((size_t)-1) / 2)
