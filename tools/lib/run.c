@@ -204,14 +204,12 @@ static void take_back(struct pipe *p)
 	atomic_store_explicit(&p->back_got, n, memory_order_release);
 }
 
-/* Queues EV for the linter once there is room: 0, or 1 when told to stop. */
-static int queue_event(struct pipe *p, const struct event *ev)
+/* Queues EV for the linter. There is room: read_all waited for it before
+ * reading, and only this thread fills the queue. */
+static void queue_event(struct pipe *p, const struct event *ev)
 {
 	size_t put = atomic_load_explicit(&p->put, memory_order_relaxed);
 
-	sleep_until(p, &p->reader_sleeps, &p->to_reader, reader_may_go);
-	if (atomic_load(&p->stop))
-		return 1;
 	p->queue[put % QUEUE_LEN] = *ev;
 	if (ev->q)
 		p->held++;
@@ -219,7 +217,6 @@ static int queue_event(struct pipe *p, const struct event *ev)
 	if (atomic_load(&p->linter_sleeps) &&
 	    (put + 1 - atomic_load(&p->got) >= BATCH || !ev->q))
 		wake(p, &p->to_linter);
-	return 0;
 }
 
 static void *read_all(void *arg)
@@ -255,10 +252,7 @@ static void *read_all(void *arg)
 		ev.bank.file_pragmas = NULL;
 		ev.bank.nfile_pragmas = 0;
 		ev.offset = qb_reader_offset(p->r);
-		if (queue_event(p, &ev)) {
-			free_diags(&ev.diags);
-			break;
-		}
+		queue_event(p, &ev);
 	} while (rc == 1);
 	return NULL;
 }
