@@ -543,6 +543,22 @@ if mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
 		fi
 		rm -f "$MNT"/* "$MNT"/.[!.]* 2>/dev/null
 	done
+	# forms: three outputs and two key spools; the message names the one that failed
+	run disk-full-forms 60 export --no-config --to markdown --forms 2 --seed 1 -o "$MNT/f.md" "$T/big.xml"
+	if sane disk-full-forms; then
+		left=$(ls -A "$MNT")
+		if [ "$rc" -ne 2 ]; then
+			bad disk-full-forms "exit $rc, expected 2: $(head -c 300 "$T/disk-full-forms.err")"
+		elif [ -n "$left" ]; then
+			bad disk-full-forms "files left: $left"
+		elif [ "$(wc -l <"$T/disk-full-forms.err")" -ne 1 ] ||
+		     ! grep -q "f-[ABkey]*\.md: write failed: No space left" "$T/disk-full-forms.err"; then
+			bad disk-full-forms "expected one line naming a form and the cause: $(cat "$T/disk-full-forms.err")"
+		else
+			ok
+		fi
+	fi
+	rm -f "$MNT"/* "$MNT"/.[!.]* 2>/dev/null
 	umount "$MNT"
 	MNT=""
 else

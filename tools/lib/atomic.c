@@ -24,6 +24,7 @@ struct qb_atomic {
 	int fd;          /* the temporary file's descriptor, -1 for a spool */
 	off_t written;   /* bytes handed to the kernel, and of those the ones */
 	off_t started;   /* whose writeback was started */
+	int werr;        /* errno of the first failed write, 0 when none */
 	char *buf;       /* the stream's buffer */
 	char *path;      /* target, NULL for standard output */
 	char *tmp;       /* temporary file, NULL for standard output */
@@ -42,8 +43,11 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t n)
 			continue;
 		if (w == 0)
 			errno = EIO;
-		if (w <= 0)
+		if (w <= 0) {
+			if (!a->werr)
+				a->werr = errno;
 			return done ? (ssize_t)done : -1;
+		}
 		done += (size_t)w;
 	}
 	a->written += (off_t)n;
@@ -155,6 +159,11 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 FILE *qb_atomic_file(struct qb_atomic *a)
 {
 	return a->f;
+}
+
+int qb_atomic_write_error(const struct qb_atomic *a)
+{
+	return a ? a->werr : 0;
 }
 
 const char *qb_atomic_path(const struct qb_atomic *a)

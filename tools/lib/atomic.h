@@ -16,6 +16,9 @@ struct qb_atomic;
 int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err);
 FILE *qb_atomic_file(struct qb_atomic *a);
 const char *qb_atomic_path(const struct qb_atomic *a);   /* target, or "-" */
+/* The errno of the first write to the temporary file that failed (e.g.
+ * ENOSPC), 0 when none has failed or the output is spooled. */
+int qb_atomic_write_error(const struct qb_atomic *a);
 /* Flushes, syncs and closes (every result checked), then renames into place. */
 int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err);
 /* Closes and removes the temporary file; accepts NULL. */

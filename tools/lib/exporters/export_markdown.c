@@ -16,6 +16,7 @@
  * the options belong to the caller. */
 #include "exporters.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,7 @@ struct md_state {
 	struct md_item **group;
 	size_t ngroup, cap;
 	size_t gfile, gserial;
+	struct qb_error *err;      /* for a failed write, which the hooks cannot report */
 };
 
 /* ---- file names and header ---------------------------------------------- */
@@ -236,6 +238,7 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return QB_ENOMEM;
+	st->err = err;
 	st->answers = o->answers;
 	st->nforms = o->forms;
 	st->seed = o->has_seed ? (uint64_t)o->seed : 0;
@@ -282,9 +285,29 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 	return 0;
 }
 
-int qb_md_bank(void *state, const struct qb_bank_info *b)
+/* Names the output whose write failed and the cause (a full disk, say),
+ * taken from the output itself rather than from errno, which may have
+ * changed since. Returns QB_EIO. */
+static int write_failed(struct md_state *st, struct qb_error *err)
 {
-	struct md_state *st = state;
+	int e = errno, i, found = 0;
+	const char *path = qb_atomic_path(st->out[0].a);
+
+	for (i = 0; i < st->nout && !found; i++)
+		if ((found = qb_atomic_write_error(st->out[i].a)))
+			path = qb_atomic_path(st->out[i].a);
+	if (!found && (found = qb_atomic_write_error(st->keyfile)))
+		path = qb_atomic_path(st->keyfile);
+	if (found)
+		e = found;
+	if (!err->msg[0])
+		qb_error_set(err, QB_EIO, "%s: write failed: %s",
+			     strcmp(path, "-") != 0 ? path : "standard output", strerror(e ? e : EIO));
+	return QB_EIO;
+}
+
+static int bank(struct md_state *st, const struct qb_bank_info *b)
+{
 	struct qb_buf instr = QB_BUF_INIT;
 	int rc = 0;
 
@@ -355,9 +378,16 @@ static int flush_group(struct md_state *st)
 	return rc;
 }
 
-int qb_md_question(void *state, const struct qb_question *q)
+int qb_md_bank(void *state, const struct qb_bank_info *b)
 {
 	struct md_state *st = state;
+	int rc = bank(st, b);
+
+	return rc == QB_EIO ? write_failed(st, st->err) : rc;
+}
+
+static int question(struct md_state *st, const struct qb_question *q)
+{
 	struct md_item *it = NULL;
 	int rc;
 
@@ -366,7 +396,7 @@ int qb_md_question(void *state, const struct qb_question *q)
 
 		memset(&none, 0, sizeof(none));
 		none.file = q->file;
-		rc = qb_md_bank(st, &none);
+		rc = bank(st, &none);
 		if (rc)
 			return rc;
 	}
@@ -403,6 +433,14 @@ int qb_md_question(void *state, const struct qb_question *q)
 	st->gserial = q->category_serial;
 	st->group[st->ngroup++] = it;
 	return 0;
+}
+
+int qb_md_question(void *state, const struct qb_question *q)
+{
+	struct md_state *st = state;
+	int rc = question(st, q);
+
+	return rc == QB_EIO ? write_failed(st, st->err) : rc;
 }
 
 /* "Total: 31 points", the sum printed without a locale's decimal comma. */
@@ -465,7 +503,7 @@ int qb_md_commit(void *state, struct qb_error *err)
 
 		memset(&none, 0, sizeof(none));
 		none.file = ".";
-		rc = qb_md_bank(st, &none);
+		rc = bank(st, &none);
 	}
 	if (!rc)
 		rc = flush_group(st);
@@ -489,9 +527,12 @@ int qb_md_commit(void *state, struct qb_error *err)
 		if (!rc)
 			rc = copy_key(f, st->out[i].key, 1, st->total);
 	}
-	if (rc) {
+	if (rc == QB_EIO)
+		write_failed(st, err);
+	else if (rc)
 		qb_error_set(err, rc, rc == QB_ENOMEM ? "out of memory"
 			     : "%s: cannot write the exam", qb_atomic_path(st->out[0].a));
+	if (rc) {
 		state_free(st, 1);
 		return rc;
 	}
