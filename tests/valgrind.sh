@@ -15,8 +15,11 @@ dir=$ROOT/$BUILD/valgrind
 rm -rf "$dir"
 mkdir -p "$dir/logs"
 real=$(cd "$(dirname "$QBANK")" && pwd)/$(basename "$QBANK")
+# qbank links jemalloc (Makefile ALLOC_LIBS): memcheck must replace its
+# malloc too, or it would see neither the allocations nor the leaks
 VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
---errors-for-leak-kinds=definite,indirect --track-origins=yes --num-callers=30"
+--errors-for-leak-kinds=definite,indirect --track-origins=yes --num-callers=30 \
+--soname-synonyms=somalloc=*jemalloc*"
 
 cat >"$dir/qbank" <<WRAP
 #!/bin/sh

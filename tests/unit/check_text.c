@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../tools/lib/bigmem.h"
 #include "../../tools/lib/buf.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
@@ -93,6 +94,36 @@ START_TEST(buffer_keeps_content_and_tail)
 }
 END_TEST
 
+/* A big array keeps its content across growth (also past a page and
+ * after the kernel moves it), and what it gains reads as zeros. */
+START_TEST(big_array_grows_and_keeps)
+{
+	size_t n = 1000, i, bad = 0;
+	unsigned *v = qb_big_resize(NULL, 0, n * sizeof(*v));
+
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < n; i++) {
+		bad += v[i] != 0;
+		v[i] = (unsigned)i * 7u;
+	}
+	for (; n < 2000000; n = n + n / 2) {
+		unsigned *w = qb_big_resize(v, n * sizeof(*v), (n + n / 2) * sizeof(*v));
+
+		ck_assert_ptr_nonnull(w);
+		v = w;
+		for (i = n; i < n + n / 2; i++) {
+			bad += v[i] != 0;
+			v[i] = (unsigned)i * 7u;
+		}
+	}
+	for (i = 0; i < n; i++)
+		bad += v[i] != (unsigned)i * 7u;
+	ck_assert_uint_eq(bad, 0);
+	qb_big_free(v, n * sizeof(*v));
+	qb_big_free(NULL, 0);
+}
+END_TEST
+
 Suite *suite_text(void)
 {
 	Suite *s = suite_create("text");
@@ -102,6 +133,7 @@ Suite *suite_text(void)
 	tcase_add_test(tc, trim_and_hash);
 	tcase_add_test(tc, plain_text_of_markup);
 	tcase_add_test(tc, buffer_keeps_content_and_tail);
+	tcase_add_test(tc, big_array_grows_and_keeps);
 	suite_add_tcase(s, tc);
 	return s;
 }

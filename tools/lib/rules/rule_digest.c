@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bigmem.h"
 #include "../text.h"
 #include "rules_impl.h"
 
@@ -84,10 +85,19 @@ struct file_run {
 
 #define MAX_POSITIONS 26
 
+/* The arena of lines and ids. */
+struct arena {
+	char *ptr;
+	size_t len, cap;
+};
+
+/* recs, text and the tables' slots are big arrays (bigmem.h): they are
+ * most of lint's memory at a million questions, and they grow without
+ * holding two copies. */
 struct qb_lint_digests {
 	struct rec *recs;
 	size_t nrecs, caprecs;
-	struct qb_buf text;
+	struct arena text;
 	struct file_run *runs;
 	size_t nruns, capruns;
 	struct table tab[NTABLES];
@@ -116,11 +126,11 @@ void qb_lint_digests_free(struct qb_lint_digests *d)
 
 	if (!d)
 		return;
-	free(d->recs);
-	qb_buf_dispose(&d->text);
+	qb_big_free(d->recs, d->caprecs * sizeof(*d->recs));
+	qb_big_free(d->text.ptr, d->text.cap);
 	free(d->runs);
 	for (i = 0; i < NTABLES; i++)
-		free(d->tab[i].slot);
+		qb_big_free(d->tab[i].slot, d->tab[i].cap * sizeof(*d->tab[i].slot));
 	free(d->hv);
 	free(d);
 }
@@ -159,6 +169,36 @@ static void *grow_array(void *v, size_t *cap, size_t size)
 	if (v)
 		*cap = n;
 	return v;
+}
+
+/* Grows big array *V of *CAP elements of SIZE bytes by half (at least to
+ * 4,096 elements); QB_ENOMEM leaves it as it was. */
+static int grow_big(void **v, size_t *cap, size_t size)
+{
+	size_t n = *cap < 4096 ? 4096 : *cap + *cap / 2;
+	void *p;
+
+	if (n > ((size_t)-1) / size)
+		return QB_ENOMEM;
+	p = qb_big_resize(*v, *cap * size, n * size);
+	if (!p)
+		return QB_ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+static int arena_add(struct arena *a, const void *p, size_t n)
+{
+	while (a->cap - a->len < n) {
+		int err = grow_big((void **)&a->ptr, &a->cap, 1);
+
+		if (err)
+			return err;
+	}
+	memcpy(a->ptr + a->len, p, n);
+	a->len += n;
+	return 0;
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -337,7 +377,7 @@ static int table_grow(struct qb_lint_digests *d, enum table_kind k)
 
 	if (nt.cap > UINT32_MAX)
 		return QB_ENOMEM;
-	nt.slot = calloc(nt.cap, sizeof(*nt.slot));
+	nt.slot = qb_big_resize(NULL, 0, nt.cap * sizeof(*nt.slot));   /* zeros */
 	if (!nt.slot)
 		return QB_ENOMEM;
 	for (i = 0; i < t->cap; i++) {
@@ -347,7 +387,7 @@ static int table_grow(struct qb_lint_digests *d, enum table_kind k)
 			table_put(&nt, kinds[k].hash(&p), t->slot[i]);
 		}
 	}
-	free(t->slot);
+	qb_big_free(t->slot, t->cap * sizeof(*t->slot));
 	*t = nt;
 	return 0;
 }
@@ -408,11 +448,9 @@ static int this_rec(struct qb_lint *l, struct qb_lint_digests *d, const struct q
 	if (d->rbits < 32 && d->nrecs + 1 >= (size_t)1 << d->rbits)
 		widen_slots(d);
 	if (d->nrecs == d->caprecs) {
-		struct rec *v = grow_array(d->recs, &d->caprecs, sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		d->recs = v;
+		err = grow_big((void **)&d->recs, &d->caprecs, sizeof(*d->recs));
+		if (err)
+			return err;
 	}
 	err = add_run(d, q->file_index);
 	if (err)
@@ -420,9 +458,9 @@ static int this_rec(struct qb_lint *l, struct qb_lint_digests *d, const struct q
 	r = &d->recs[d->nrecs];
 	memset(r, 0, sizeof(*r));
 	r->text = (uint32_t)d->text.len;
-	err = qb_buf_add(&d->text, &line, sizeof(line));
+	err = arena_add(&d->text, &line, sizeof(line));
 	if (!err)
-		err = qb_buf_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
+		err = arena_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
 	if (err)
 		return err;
 	d->nrecs++;
