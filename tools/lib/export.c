@@ -13,7 +13,7 @@
 const struct qb_exporter qb_exporters[] = {
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, 1,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
-	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, 0,
+	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, 1,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
 	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, 0,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
