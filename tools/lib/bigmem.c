@@ -6,15 +6,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* N rounded up to whole pages; 0 when that does not fit a size_t. Asked
+ * of the system each time (only on growth): no shared state, so any
+ * thread may call it. */
 static size_t page_round(size_t n)
 {
-	static size_t page;
+	long p = sysconf(_SC_PAGESIZE);
+	size_t page = p > 0 ? (size_t)p : 4096;
 
-	if (!page) {
-		long p = sysconf(_SC_PAGESIZE);
-
-		page = p > 0 ? (size_t)p : 4096;
-	}
 	if (n > SIZE_MAX - page)
 		return 0;
 	return (n + page - 1) / page * page;
