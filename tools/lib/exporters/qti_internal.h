@@ -61,11 +61,10 @@ struct qti_zip;
 /* A deterministic zip on F (NAME: the output, for messages): every entry is a regular file, mode 0644,
  * owner 0:0, with no timestamp of its own (see qti_zip.c), UTF-8 names. */
 int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err);
+/* Queues a copy of the entry for the zip thread; an error it met on an
+ * earlier entry is returned here or by a later call. */
 int qti_zip_add(struct qti_zip *z, const char *name, const void *data, size_t len,
 		struct qb_error *err);
-/* Copies SIZE bytes from FD. */
-int qti_zip_add_fd(struct qti_zip *z, const char *name, int fd, uint64_t size,
-		   struct qb_error *err);
 /* An XML entry produced by GEN through a writer: GEN runs twice, once to
  * measure the document and once to write it, so that a large manifest is
  * never held in memory. GEN must write the same bytes both times. */

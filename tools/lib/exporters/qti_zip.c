@@ -21,21 +21,55 @@
  * well. libarchive 3.6 leaks its deflate stream and buffers when a write
  * fails inside an entry (the archive turns FATAL and archive_write_free
  * skips the cleanup), so it is never told; every call below checks the
- * recorded error instead. */
+ * recorded error instead.
+ *
+ * A thread of its own: deflate is about half of the export's work, so the
+ * items are compressed on a third thread while the reader and the item
+ * writer keep theirs, and the three share the two cores. qti_zip_add copies
+ * the entry into a queue of RING entries and returns; the zip thread
+ * writes them in the order they came, so the bytes are those one thread
+ * would write. An error on the zip thread is kept and returned by the next
+ * call. The XML entries written in two passes (test and manifest) and the
+ * end of the archive first wait for the queue to empty, then run on the
+ * caller's thread. */
 #include "qti_internal.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+/* Entries in flight: enough to ride over an item that takes long to
+ * write, few enough (a few hundred kB of items) to keep memory flat. The
+ * caller, once the queue is full, waits until it is half empty. */
+#define RING 64
+
+struct entry {
+	unsigned char *data;   /* one block: the data, then the name */
+	const char *name;
+	size_t len;
+};
 
 struct qti_zip {
 	struct archive *a;
 	FILE *f;
 	char *name;            /* the output, for messages */
 	int write_errno;       /* the first write error, 0 when none */
+
+	pthread_t thread;
+	int running;
+	pthread_mutex_t mu;
+	pthread_cond_t more;   /* to the zip thread: an entry, or quit */
+	pthread_cond_t room;   /* to the caller: the queue half or wholly empty */
+	/* under mu: the queue (an entry leaves it once written), the zip
+	 * thread's first error, and quit */
+	struct entry ring[RING];
+	size_t head, n;
+	int rc;
+	struct qb_error err;
+	int quit;
 };
 
 static int zip_error(struct qti_zip *z, struct qb_error *err, const char *what)
@@ -58,36 +92,6 @@ static la_ssize_t write_cb(struct archive *a, void *ctx, const void *buf, size_t
 	if (!z->write_errno && fwrite(buf, 1, len, z->f) != len)
 		z->write_errno = errno ? errno : EIO;
 	return (la_ssize_t)len;
-}
-
-int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err)
-{
-	struct qti_zip *z = calloc(1, sizeof(*z));
-
-	*out = NULL;
-	if (!z)
-		return QB_ENOMEM;
-	z->f = f;
-	z->name = strdup(name ? name : "-");
-	z->a = archive_write_new();
-	if (!z->a || !z->name) {
-		if (z->a)
-			archive_write_free(z->a);
-		free(z->name);
-		free(z);
-		return QB_ENOMEM;
-	}
-	if (archive_write_set_format_zip(z->a) != ARCHIVE_OK ||
-	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate,"
-				      "zip:compression-level=1") != ARCHIVE_OK ||
-	    archive_write_set_bytes_in_last_block(z->a, 1) != ARCHIVE_OK ||
-	    archive_write_open(z->a, z, NULL, write_cb, NULL) != ARCHIVE_OK) {
-		zip_error(z, err, "cannot start the archive");
-		qti_zip_free(z);
-		return QB_EIO;
-	}
-	*out = z;
-	return 0;
 }
 
 static int header(struct qti_zip *z, const char *name, uint64_t size, struct qb_error *err)
@@ -125,34 +129,181 @@ static int data(struct qti_zip *z, const char *name, const void *p, size_t len,
 	return 0;
 }
 
-int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
-		struct qb_error *err)
+static int write_entry(struct qti_zip *z, const char *name, const void *p, size_t len,
+		       struct qb_error *err)
 {
 	int rc = header(z, name, len, err);
 
 	return rc ? rc : data(z, name, p, len, err);
 }
 
-int qti_zip_add_fd(struct qti_zip *z, const char *name, int fd, uint64_t size,
-		   struct qb_error *err)
+/* ---- the zip thread ------------------------------------------------------ */
+
+static void *zip_thread(void *arg)
 {
-	char buf[65536];
-	uint64_t left = size;
-	int rc = header(z, name, size, err);
+	struct qti_zip *z = arg;
+	struct qb_error err = { 0, "" };
+	int failed = 0;
 
-	while (!rc && left > 0) {
-		ssize_t n = read(fd, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
+	pthread_mutex_lock(&z->mu);
+	for (;;) {
+		struct entry e;
+		int rc = 0, skip;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			qb_error_set(err, QB_EIO, "%s: read failed: %s", name,
-				     n < 0 ? strerror(errno) : "the file got shorter while it was read");
-			return QB_EIO;
+		while (z->n == 0 && !z->quit)
+			pthread_cond_wait(&z->more, &z->mu);
+		if (z->n == 0)
+			break;
+		e = z->ring[z->head];
+		skip = failed || z->quit;     /* quit with entries left: abandoned */
+		pthread_mutex_unlock(&z->mu);
+
+		if (!skip)
+			rc = write_entry(z, e.name, e.data, e.len, &err);
+		free(e.data);
+
+		pthread_mutex_lock(&z->mu);
+		z->head = (z->head + 1) % RING;
+		z->n--;
+		if (rc && !z->rc) {
+			z->rc = rc;
+			z->err = err;
+			failed = 1;
 		}
-		rc = data(z, name, buf, (size_t)n, err);
-		left -= (uint64_t)n;
+		if (z->n == RING / 2 || z->n == 0 || rc)
+			pthread_cond_signal(&z->room);
 	}
+	pthread_mutex_unlock(&z->mu);
+	return NULL;
+}
+
+static int start_thread(struct qti_zip *z)
+{
+	if (pthread_mutex_init(&z->mu, NULL) != 0)
+		return QB_ENOMEM;
+	if (pthread_cond_init(&z->more, NULL) != 0) {
+		pthread_mutex_destroy(&z->mu);
+		return QB_ENOMEM;
+	}
+	if (pthread_cond_init(&z->room, NULL) != 0) {
+		pthread_cond_destroy(&z->more);
+		pthread_mutex_destroy(&z->mu);
+		return QB_ENOMEM;
+	}
+	if (pthread_create(&z->thread, NULL, zip_thread, z) != 0) {
+		pthread_cond_destroy(&z->room);
+		pthread_cond_destroy(&z->more);
+		pthread_mutex_destroy(&z->mu);
+		return QB_ENOMEM;
+	}
+	z->running = 1;
+	return 0;
+}
+
+/* Ends the zip thread; entries still queued are dropped unwritten. */
+static void stop_thread(struct qti_zip *z)
+{
+	size_t i;
+
+	if (!z->running)
+		return;
+	pthread_mutex_lock(&z->mu);
+	z->quit = 1;
+	pthread_cond_signal(&z->more);
+	pthread_mutex_unlock(&z->mu);
+	pthread_join(z->thread, NULL);
+	z->running = 0;
+	for (i = 0; i < z->n; i++)
+		free(z->ring[(z->head + i) % RING].data);
+	z->n = 0;
+	pthread_cond_destroy(&z->room);
+	pthread_cond_destroy(&z->more);
+	pthread_mutex_destroy(&z->mu);
+}
+
+/* The zip thread's error, if it had one (under mu). */
+static int thread_error(struct qti_zip *z, struct qb_error *err)
+{
+	if (z->rc && err)
+		*err = z->err;
+	return z->rc;
+}
+
+/* Waits until the zip thread has written every queued entry; afterwards
+ * the archive is the caller's until the next qti_zip_add. */
+static int drain(struct qti_zip *z, struct qb_error *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&z->mu);
+	while (z->n > 0)
+		pthread_cond_wait(&z->room, &z->mu);
+	rc = thread_error(z, err);
+	pthread_mutex_unlock(&z->mu);
+	return rc;
+}
+
+int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err)
+{
+	struct qti_zip *z = calloc(1, sizeof(*z));
+
+	*out = NULL;
+	if (!z)
+		return QB_ENOMEM;
+	z->f = f;
+	z->name = strdup(name ? name : "-");
+	z->a = archive_write_new();
+	if (!z->a || !z->name) {
+		if (z->a)
+			archive_write_free(z->a);
+		free(z->name);
+		free(z);
+		return QB_ENOMEM;
+	}
+	if (archive_write_set_format_zip(z->a) != ARCHIVE_OK ||
+	    archive_write_set_options(z->a, "zip:hdrcharset=UTF-8,zip:compression=deflate,"
+				      "zip:compression-level=1") != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(z->a, 1) != ARCHIVE_OK ||
+	    archive_write_open(z->a, z, NULL, write_cb, NULL) != ARCHIVE_OK) {
+		zip_error(z, err, "cannot start the archive");
+		qti_zip_free(z);
+		return QB_EIO;
+	}
+	if (start_thread(z) != 0) {
+		qti_zip_free(z);
+		return QB_ENOMEM;
+	}
+	*out = z;
+	return 0;
+}
+
+int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
+		struct qb_error *err)
+{
+	size_t nlen = strlen(name) + 1;
+	struct entry e = { malloc(len + nlen), NULL, len };
+	int rc;
+
+	if (!e.data)
+		return QB_ENOMEM;
+	if (len)
+		memcpy(e.data, p, len);
+	memcpy(e.data + len, name, nlen);
+	e.name = (const char *)e.data + len;
+
+	pthread_mutex_lock(&z->mu);
+	if (z->n == RING)
+		while (z->n > RING / 2 && !z->rc)
+			pthread_cond_wait(&z->room, &z->mu);
+	rc = thread_error(z, err);
+	if (!rc) {
+		z->ring[(z->head + z->n) % RING] = e;
+		if (++z->n == 1)
+			pthread_cond_signal(&z->more);
+	}
+	pthread_mutex_unlock(&z->mu);
+	if (rc)
+		free(e.data);
 	return rc;
 }
 
@@ -220,9 +371,10 @@ int qti_zip_add_xml(struct qti_zip *z, const char *name,
 		    struct qb_error *err)
 {
 	struct sink count = { NULL, 0, 0 }, put = { z, 0, 0 };
-	int rc;
+	int rc = drain(z, err);
 
-	rc = run_pass(&count, gen, ctx);
+	if (!rc)
+		rc = run_pass(&count, gen, ctx);
 	if (!rc)
 		rc = header(z, name, count.size, err);
 	if (!rc)
@@ -241,6 +393,11 @@ int qti_zip_add_xml(struct qti_zip *z, const char *name,
 
 int qti_zip_close(struct qti_zip *z, struct qb_error *err)
 {
+	int rc = drain(z, err);
+
+	stop_thread(z);
+	if (rc)
+		return rc;
 	if (archive_write_close(z->a) != ARCHIVE_OK || z->write_errno)
 		return zip_error(z, err, "cannot finish the archive");
 	return 0;
@@ -250,6 +407,7 @@ void qti_zip_free(struct qti_zip *z)
 {
 	if (!z)
 		return;
+	stop_thread(z);                /* before the archive it writes to goes */
 	archive_write_free(z->a);
 	free(z->name);
 	free(z);
