@@ -1,7 +1,11 @@
-/* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_rich.c);
- * the packages themselves are checked by tests/export/qti21/run.sh. */
+/* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_rich.c,
+ * qti_zip.c); the packages themselves are checked by
+ * tests/export/qti21/run.sh. */
+#include <stdio.h>
 #include <string.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <libxml/parser.h>
 
 #include "../../tools/lib/exporters/qti_internal.h"
@@ -136,6 +140,93 @@ START_TEST(display_math_in_paragraph)
 }
 END_TEST
 
+/* ---- the zip thread ----------------------------------------------------- */
+
+#define ZIP_ENTRIES 300   /* several times the zip thread's queue */
+
+static int gen_list(xmlTextWriterPtr w, void *ctx)
+{
+	(void)ctx;
+	return xmlTextWriterWriteElement(w, BAD_CAST "list", BAD_CAST "done") < 0 ? -1 : 0;
+}
+
+static void entry_text(char *buf, size_t cap, int i)
+{
+	snprintf(buf, cap, "<item n=\"%d\">%0*d</item>\n", i, 1 + i % 2000, i);
+}
+
+START_TEST(zip_keeps_order)
+{
+	FILE *f = tmpfile();
+	struct qti_zip *z;
+	struct qb_error e = { 0, "" };
+	struct archive *a;
+	struct archive_entry *ae;
+	static char want[4096], got[4096];
+	char name[64];
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", &e), 0);
+	for (i = 0; i < ZIP_ENTRIES; i++) {
+		snprintf(name, sizeof(name), "items/q%04d.xml", i);
+		entry_text(want, sizeof(want), i);
+		ck_assert_int_eq(qti_zip_add(z, name, want, strlen(want), &e), 0);
+	}
+	ck_assert_int_eq(qti_zip_add_xml(z, "list.xml", gen_list, NULL, &e), 0);
+	ck_assert_int_eq(qti_zip_close(z, &e), 0);
+	qti_zip_free(z);
+	fflush(f);
+	rewind(f);
+
+	a = archive_read_new();
+	archive_read_support_format_zip(a);
+	ck_assert_int_eq(archive_read_open_FILE(a, f), ARCHIVE_OK);
+	for (i = 0; i < ZIP_ENTRIES; i++) {
+		la_ssize_t n;
+
+		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+		snprintf(name, sizeof(name), "items/q%04d.xml", i);
+		ck_assert_str_eq(archive_entry_pathname(ae), name);
+		entry_text(want, sizeof(want), i);
+		n = archive_read_data(a, got, sizeof(got));
+		ck_assert_int_eq(n, (la_ssize_t)strlen(want));
+		ck_assert_int_eq(memcmp(got, want, strlen(want)), 0);
+	}
+	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+	ck_assert_str_eq(archive_entry_pathname(ae), "list.xml");
+	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_EOF);
+	archive_read_free(a);
+	fclose(f);
+}
+END_TEST
+
+/* A write that fails on the zip thread comes back from a later call with
+ * the file and the cause, and nothing waits forever or leaks. */
+START_TEST(zip_error_comes_back)
+{
+	FILE *f = fopen("/dev/full", "w");
+	struct qti_zip *z;
+	struct qb_error e = { 0, "" };
+	static char big[65536];
+	int i, rc = 0;
+
+	if (!f)
+		return;   /* no /dev/full here */
+	setvbuf(f, NULL, _IONBF, 0);
+	memset(big, 'x', sizeof(big));
+	ck_assert_int_eq(qti_zip_open(&z, f, "out.zip", &e), 0);
+	for (i = 0; i < ZIP_ENTRIES && !rc; i++)
+		rc = qti_zip_add(z, "big.txt", big, sizeof(big), &e);
+	if (!rc)
+		rc = qti_zip_close(z, &e);
+	ck_assert_int_eq(rc, QB_EIO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "out.zip: write failed: "));
+	qti_zip_free(z);
+	fclose(f);
+}
+END_TEST
+
 Suite *suite_qti(void)
 {
 	Suite *s = suite_create("qti");
@@ -146,6 +237,8 @@ Suite *suite_qti(void)
 	tcase_add_test(tc, media_paths);
 	tcase_add_test(tc, map);
 	tcase_add_test(tc, display_math_in_paragraph);
+	tcase_add_test(tc, zip_keeps_order);
+	tcase_add_test(tc, zip_error_comes_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
