@@ -201,6 +201,64 @@ START_TEST(zip_keeps_order)
 }
 END_TEST
 
+/* Entries of 3 MB pass the queue's byte bound one at a time, whole. */
+START_TEST(zip_big_entries)
+{
+	enum { BIG = 3 << 20, NBIG = 5 };
+	FILE *f = tmpfile();
+	struct qti_zip *z;
+	struct qb_error e = { 0, "" };
+	struct archive *a;
+	struct archive_entry *ae;
+	unsigned char *buf = malloc(BIG), *back = malloc(BIG);
+	char name[32];
+	int i;
+	size_t j;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(back);
+	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", &e), 0);
+	for (i = 0; i < NBIG; i++) {
+		for (j = 0; j < BIG; j++)
+			buf[j] = (unsigned char)(j * 7 + (size_t)i);
+		snprintf(name, sizeof(name), "media/m%d.bin", i);
+		ck_assert_int_eq(qti_zip_add(z, name, buf, BIG, &e), 0);
+		ck_assert_int_eq(qti_zip_add(z, "small.txt", "x", 1, &e), 0);
+	}
+	ck_assert_int_eq(qti_zip_close(z, &e), 0);
+	qti_zip_free(z);
+	fflush(f);
+	rewind(f);
+
+	a = archive_read_new();
+	archive_read_support_format_zip(a);
+	ck_assert_int_eq(archive_read_open_FILE(a, f), ARCHIVE_OK);
+	for (i = 0; i < NBIG; i++) {
+		size_t got = 0;
+		la_ssize_t n;
+
+		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+		snprintf(name, sizeof(name), "media/m%d.bin", i);
+		ck_assert_str_eq(archive_entry_pathname(ae), name);
+		while ((n = archive_read_data(a, back + got, BIG - got)) > 0)
+			got += (size_t)n;
+		ck_assert_uint_eq(got, BIG);
+		for (j = 0; j < BIG; j++)
+			if (back[j] != (unsigned char)(j * 7 + (size_t)i))
+				break;
+		ck_assert_uint_eq(j, BIG);
+		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+		ck_assert_str_eq(archive_entry_pathname(ae), "small.txt");
+	}
+	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_EOF);
+	archive_read_free(a);
+	fclose(f);
+	free(buf);
+	free(back);
+}
+END_TEST
+
 /* A write that fails on the zip thread comes back from a later call with
  * the file and the cause, and nothing waits forever or leaks. */
 START_TEST(zip_error_comes_back)
@@ -238,6 +296,7 @@ Suite *suite_qti(void)
 	tcase_add_test(tc, map);
 	tcase_add_test(tc, display_math_in_paragraph);
 	tcase_add_test(tc, zip_keeps_order);
+	tcase_add_test(tc, zip_big_entries);
 	tcase_add_test(tc, zip_error_comes_back);
 	suite_add_tcase(s, tc);
 	return s;

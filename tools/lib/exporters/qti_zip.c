@@ -42,9 +42,12 @@
 #include <string.h>
 
 /* Entries in flight: enough to ride over an item that takes long to
- * write, few enough (a few hundred kB of items) to keep memory flat. The
- * caller, once the queue is full, waits until it is half empty. */
+ * write, few enough to keep memory flat. The caller, once the queue is
+ * full, waits until it is half empty; an entry that would take the queued
+ * bytes past QUEUE_BYTES (images of up to 16 MB) waits until it is empty,
+ * so at most QUEUE_BYTES plus one entry are held. */
 #define RING 64
+#define QUEUE_BYTES (4u << 20)
 
 struct entry {
 	unsigned char *data;   /* one block: the data, then the name */
@@ -67,6 +70,7 @@ struct qti_zip {
 	 * thread's first error, and quit */
 	struct entry ring[RING];
 	size_t head, n;
+	size_t bytes;          /* queued data */
 	int rc;
 	struct qb_error err;
 	int quit;
@@ -165,6 +169,7 @@ static void *zip_thread(void *arg)
 		pthread_mutex_lock(&z->mu);
 		z->head = (z->head + 1) % RING;
 		z->n--;
+		z->bytes -= e.len;
 		if (rc && !z->rc) {
 			z->rc = rc;
 			z->err = err;
@@ -216,6 +221,7 @@ static void stop_thread(struct qti_zip *z)
 	for (i = 0; i < z->n; i++)
 		free(z->ring[(z->head + i) % RING].data);
 	z->n = 0;
+	z->bytes = 0;
 	pthread_cond_destroy(&z->room);
 	pthread_cond_destroy(&z->more);
 	pthread_mutex_destroy(&z->mu);
@@ -295,9 +301,13 @@ int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
 	if (z->n == RING)
 		while (z->n > RING / 2 && !z->rc)
 			pthread_cond_wait(&z->room, &z->mu);
+	if (z->bytes + len > QUEUE_BYTES)
+		while (z->n > 0 && !z->rc)
+			pthread_cond_wait(&z->room, &z->mu);
 	rc = thread_error(z, err);
 	if (!rc) {
 		z->ring[(z->head + z->n) % RING] = e;
+		z->bytes += len;
 		if (++z->n == 1)
 			pthread_cond_signal(&z->more);
 	}
