@@ -155,6 +155,40 @@ static void entry_text(char *buf, size_t cap, int i)
 	snprintf(buf, cap, "<item n=\"%d\">%0*d</item>\n", i, 1 + i % 2000, i);
 }
 
+/* Closes Z, written on F, and opens F for reading. */
+static struct archive *reopen(struct qti_zip *z, FILE *f)
+{
+	struct qb_error e = { 0, "" };
+	struct archive *a;
+
+	ck_assert_int_eq(qti_zip_close(z, &e), 0);
+	qti_zip_free(z);
+	fflush(f);
+	rewind(f);
+	a = archive_read_new();
+	archive_read_support_format_zip(a);
+	ck_assert_int_eq(archive_read_open_FILE(a, f), ARCHIVE_OK);
+	return a;
+}
+
+/* The next entry of A is NAME and holds the LEN bytes of WANT; BUF has
+ * room for LEN bytes. */
+static void expect_entry(struct archive *a, const char *name, const void *want, size_t len,
+			 unsigned char *buf)
+{
+	struct archive_entry *ae;
+	size_t got = 0;
+	la_ssize_t n;
+
+	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+	ck_assert_str_eq(archive_entry_pathname(ae), name);
+	while (got < len && (n = archive_read_data(a, buf + got, len - got)) > 0)
+		got += (size_t)n;
+	ck_assert_uint_eq(got, len);
+	ck_assert_int_eq(archive_read_data(a, buf, 1), 0);   /* and no more */
+	ck_assert_int_eq(memcmp(buf, want, len), 0);
+}
+
 START_TEST(zip_keeps_order)
 {
 	FILE *f = tmpfile();
@@ -162,7 +196,8 @@ START_TEST(zip_keeps_order)
 	struct qb_error e = { 0, "" };
 	struct archive *a;
 	struct archive_entry *ae;
-	static char want[4096], got[4096];
+	static char want[4096];
+	static unsigned char got[4096];
 	char name[64];
 	int i;
 
@@ -174,24 +209,12 @@ START_TEST(zip_keeps_order)
 		ck_assert_int_eq(qti_zip_add(z, name, want, strlen(want), &e), 0);
 	}
 	ck_assert_int_eq(qti_zip_add_xml(z, "list.xml", gen_list, NULL, &e), 0);
-	ck_assert_int_eq(qti_zip_close(z, &e), 0);
-	qti_zip_free(z);
-	fflush(f);
-	rewind(f);
 
-	a = archive_read_new();
-	archive_read_support_format_zip(a);
-	ck_assert_int_eq(archive_read_open_FILE(a, f), ARCHIVE_OK);
+	a = reopen(z, f);
 	for (i = 0; i < ZIP_ENTRIES; i++) {
-		la_ssize_t n;
-
-		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
 		snprintf(name, sizeof(name), "items/q%04d.xml", i);
-		ck_assert_str_eq(archive_entry_pathname(ae), name);
 		entry_text(want, sizeof(want), i);
-		n = archive_read_data(a, got, sizeof(got));
-		ck_assert_int_eq(n, (la_ssize_t)strlen(want));
-		ck_assert_int_eq(memcmp(got, want, strlen(want)), 0);
+		expect_entry(a, name, want, strlen(want), got);
 	}
 	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
 	ck_assert_str_eq(archive_entry_pathname(ae), "list.xml");
@@ -200,6 +223,14 @@ START_TEST(zip_keeps_order)
 	fclose(f);
 }
 END_TEST
+
+static void big_pattern(unsigned char *buf, size_t len, int i)
+{
+	size_t j;
+
+	for (j = 0; j < len; j++)
+		buf[j] = (unsigned char)(j * 7 + (size_t)i);
+}
 
 /* Entries of 3 MB pass the queue's byte bound one at a time, whole. */
 START_TEST(zip_big_entries)
@@ -213,43 +244,24 @@ START_TEST(zip_big_entries)
 	unsigned char *buf = malloc(BIG), *back = malloc(BIG);
 	char name[32];
 	int i;
-	size_t j;
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_ptr_nonnull(back);
 	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", &e), 0);
 	for (i = 0; i < NBIG; i++) {
-		for (j = 0; j < BIG; j++)
-			buf[j] = (unsigned char)(j * 7 + (size_t)i);
+		big_pattern(buf, BIG, i);
 		snprintf(name, sizeof(name), "media/m%d.bin", i);
 		ck_assert_int_eq(qti_zip_add(z, name, buf, BIG, &e), 0);
 		ck_assert_int_eq(qti_zip_add(z, "small.txt", "x", 1, &e), 0);
 	}
-	ck_assert_int_eq(qti_zip_close(z, &e), 0);
-	qti_zip_free(z);
-	fflush(f);
-	rewind(f);
 
-	a = archive_read_new();
-	archive_read_support_format_zip(a);
-	ck_assert_int_eq(archive_read_open_FILE(a, f), ARCHIVE_OK);
+	a = reopen(z, f);
 	for (i = 0; i < NBIG; i++) {
-		size_t got = 0;
-		la_ssize_t n;
-
-		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
 		snprintf(name, sizeof(name), "media/m%d.bin", i);
-		ck_assert_str_eq(archive_entry_pathname(ae), name);
-		while ((n = archive_read_data(a, back + got, BIG - got)) > 0)
-			got += (size_t)n;
-		ck_assert_uint_eq(got, BIG);
-		for (j = 0; j < BIG; j++)
-			if (back[j] != (unsigned char)(j * 7 + (size_t)i))
-				break;
-		ck_assert_uint_eq(j, BIG);
-		ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
-		ck_assert_str_eq(archive_entry_pathname(ae), "small.txt");
+		big_pattern(buf, BIG, i);
+		expect_entry(a, name, buf, BIG, back);
+		expect_entry(a, "small.txt", "x", 1, back);
 	}
 	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_EOF);
 	archive_read_free(a);

@@ -147,7 +147,6 @@ static void *zip_thread(void *arg)
 {
 	struct qti_zip *z = arg;
 	struct qb_error err = { 0, "" };
-	int failed = 0;
 
 	pthread_mutex_lock(&z->mu);
 	for (;;) {
@@ -159,7 +158,7 @@ static void *zip_thread(void *arg)
 		if (z->n == 0)
 			break;
 		e = z->ring[z->head];
-		skip = failed || z->quit;     /* quit with entries left: abandoned */
+		skip = z->rc || z->quit;      /* after an error, or abandoned */
 		pthread_mutex_unlock(&z->mu);
 
 		if (!skip)
@@ -170,10 +169,9 @@ static void *zip_thread(void *arg)
 		z->head = (z->head + 1) % RING;
 		z->n--;
 		z->bytes -= e.len;
-		if (rc && !z->rc) {
+		if (rc) {                     /* the first: later ones are skipped */
 			z->rc = rc;
 			z->err = err;
-			failed = 1;
 		}
 		if (z->n == RING / 2 || z->n == 0 || rc)
 			pthread_cond_signal(&z->room);
