@@ -63,9 +63,12 @@ endif
 
 LIB_SRCS := \
 	tools/lib/atomic.c \
-	tools/lib/bigmem.c \
-	tools/lib/buf.c \
 	tools/lib/config.c \
+	tools/lib/core/arena.c \
+	tools/lib/core/array.c \
+	tools/lib/core/bigmem.c \
+	tools/lib/core/buf.c \
+	tools/lib/core/map.c \
 	tools/lib/diag.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
@@ -124,6 +127,7 @@ CLI_SRCS := \
 
 UNIT_SRCS := \
 	tests/unit/check_config.c \
+	tests/unit/check_core.c \
 	tests/unit/check_imgpath.c \
 	tests/unit/check_main.c \
 	tests/unit/check_markdown.c \

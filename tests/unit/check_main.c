@@ -5,6 +5,7 @@
 /* Keep in step with check_suites.h. */
 static Suite *(*const suites[])(void) = {
 	suite_config,
+	suite_core,
 	suite_imgpath,
 	suite_markdown,
 	suite_moodle,

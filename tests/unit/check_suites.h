@@ -5,6 +5,7 @@
 #include <check.h>
 
 Suite *suite_config(void);
+Suite *suite_core(void);
 Suite *suite_imgpath(void);
 Suite *suite_markdown(void);
 Suite *suite_moodle(void);

@@ -1,8 +1,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../tools/lib/bigmem.h"
-#include "../../tools/lib/buf.h"
+#include "../../tools/lib/core/bigmem.h"
+#include "../../tools/lib/core/buf.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
 

@@ -8,7 +8,7 @@
 #ifndef QB_TEST_MOODLE_RULES_H
 #define QB_TEST_MOODLE_RULES_H
 
-#include "../../tools/lib/buf.h"
+#include "../../tools/lib/core/buf.h"
 
 /* Checks the Moodle XML file PATH. Appends one line per violation to OUT,
  * "RULE: question 'NAME': what", with RULE one of

@@ -16,7 +16,7 @@
 #include <libxml/uri.h>
 
 #include "../lib/atomic.h"
-#include "../lib/buf.h"
+#include "../lib/core/buf.h"
 #include "cli.h"
 
 extern const unsigned char qb_starter_xml[];

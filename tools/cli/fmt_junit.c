@@ -14,7 +14,7 @@
 
 #include <libxml/xmlwriter.h>
 
-#include "../lib/buf.h"
+#include "../lib/core/buf.h"
 #include "cli.h"
 
 #define X(s) BAD_CAST(s)

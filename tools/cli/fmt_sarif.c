@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/buf.h"
+#include "../lib/core/buf.h"
 #include "../lib/rules.h"
 #include "../lib/text.h"
 #include "../lib/version.h"

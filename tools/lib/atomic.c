@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 /* A temporary file is written straight to its descriptor (a stream of our
  * own with a 1 MB buffer), and every WRITEBACK bytes the kernel is asked to

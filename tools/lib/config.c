@@ -11,7 +11,7 @@
 
 #include <utf8proc.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "rules.h"
 
 int qb_config_new(struct qb_config **out)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "error.h"
 
 int qb_diags_add(struct qb_diags *d, const char *file, unsigned long line,

@@ -10,7 +10,7 @@
 #ifndef QB_IMGPATH_H
 #define QB_IMGPATH_H
 
-#include "buf.h"
+#include "core/buf.h"
 #include "error.h"
 
 enum qb_img_verdict {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "lint.h"
 
 struct suppression {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 static int push(struct qb_paths *p, size_t *cap, const char *s)
 {

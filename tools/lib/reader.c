@@ -11,7 +11,7 @@
 
 #include <libxml/xmlreader.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "limits.h"
 #include "text.h"
 

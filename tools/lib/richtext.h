@@ -10,7 +10,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 enum qb_math_mode {
 	QB_MATH_TEX,       /* \( ... \) and \[ ... \] for MathJax (Moodle's filter) */

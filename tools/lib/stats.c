@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "error.h"
 #include "text.h"
 

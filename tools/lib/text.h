@@ -8,7 +8,7 @@
 
 #include <libxml/tree.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 /* Skips XML white space at both ends; returns the start, sets *len. */
 const char *qb_text_trim(const char *s, size_t *len);

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../../../tools/lib/buf.h"
+#include "../../../tools/lib/core/buf.h"
 #include "../../../tools/lib/model.h"
 #include "../../../tools/lib/reader.h"
 #include "../../../tools/lib/text.h"

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../atomic.h"
-#include "../buf.h"
+#include "../core/buf.h"
 #include "../text.h"
 #include "md.h"
 

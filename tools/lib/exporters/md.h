@@ -14,7 +14,7 @@
 
 #include <libxml/tree.h>
 
-#include "../buf.h"
+#include "../core/buf.h"
 #include "../model.h"
 
 /* ---- rich text (md_text.c) ---------------------------------------------- */

@@ -12,7 +12,7 @@
 
 #include <libxml/tree.h>
 
-#include "../buf.h"
+#include "../core/buf.h"
 #include "../richtext.h"
 #include "../xmlw.h"
 

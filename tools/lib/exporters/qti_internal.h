@@ -15,7 +15,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
-#include "../buf.h"
+#include "../core/buf.h"
 #include "../error.h"
 #include "../model.h"
 #include "../richtext.h"

@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bigmem.h"
+#include "../core/bigmem.h"
 #include "../text.h"
 #include "rules_impl.h"
 

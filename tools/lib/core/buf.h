@@ -1,4 +1,7 @@
-/* Growable byte buffers.
+/* Growable byte buffers, also the store for strings addressed by offset.
+ * A big buffer (QB_BUF_INIT_BIG, for what grows to many megabytes: the
+ * bank-wide digests' ids) lives in a mapping of its own (bigmem.h), so
+ * growing never holds two copies.
  * Ownership: a qb_buf owns its bytes; qb_buf_dispose frees them, the struct
  * itself belongs to the caller. Contents are always NUL-terminated. */
 #ifndef QB_BUF_H
@@ -12,9 +15,11 @@ struct qb_buf {
 	size_t len;
 	size_t cap;
 	size_t init;   /* bytes from ptr on that were ever written or zeroed */
+	int big;       /* 1: a mapping of its own; qb_buf_detach is not allowed */
 };
 
-#define QB_BUF_INIT { NULL, 0, 0, 0 }
+#define QB_BUF_INIT { NULL, 0, 0, 0, 0 }
+#define QB_BUF_INIT_BIG { NULL, 0, 0, 0, 1 }
 
 int qb_buf_grow(struct qb_buf *b, size_t extra);
 int qb_buf_add(struct qb_buf *b, const void *data, size_t len);
@@ -24,7 +29,8 @@ int qb_buf_printf(struct qb_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int qb_buf_vprintf(struct qb_buf *b, const char *fmt, va_list ap);
 void qb_buf_clear(struct qb_buf *b);
-/* Hands the bytes to the caller (free() them) and resets the buffer. */
+/* Hands the bytes to the caller (free() them) and resets the buffer; not
+ * for a big buffer (NULL). */
 char *qb_buf_detach(struct qb_buf *b);
 void qb_buf_dispose(struct qb_buf *b);
 

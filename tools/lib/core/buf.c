@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "../error.h"
+#include "bigmem.h"
 
 /* Bytes past the terminating NUL that are kept initialised: PCRE2's JIT
  * scans subjects with wide loads that may look past the NUL (harmless, but
@@ -32,7 +33,7 @@ int qb_buf_grow(struct qb_buf *b, size_t extra)
 				return QB_ENOMEM;
 			cap *= 2;
 		}
-		p = realloc(b->ptr, cap);
+		p = b->big ? qb_big_resize(b->ptr, b->cap, cap) : realloc(b->ptr, cap);
 		if (!p)
 			return QB_ENOMEM;
 		b->ptr = p;
@@ -132,6 +133,8 @@ char *qb_buf_detach(struct qb_buf *b)
 {
 	char *p = b->ptr;
 
+	if (b->big)
+		return NULL;
 	if (!p)
 		p = calloc(1, 1);
 	b->ptr = NULL;
@@ -143,7 +146,10 @@ void qb_buf_dispose(struct qb_buf *b)
 {
 	if (!b)
 		return;
-	free(b->ptr);
+	if (b->big)
+		qb_big_free(b->ptr, b->cap);
+	else
+		free(b->ptr);
 	b->ptr = NULL;
 	b->len = b->cap = b->init = 0;
 }

@@ -1,0 +1,222 @@
+/* The core containers: growable arrays, the hash index, the string arena
+ * and big buffers (tools/lib/core/). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/lib/core/arena.h"
+#include "../../tools/lib/core/array.h"
+#include "../../tools/lib/core/buf.h"
+#include "../../tools/lib/core/map.h"
+#include "check_suites.h"
+
+START_TEST(array_push_keeps_every_element)
+{
+	int *v = NULL;
+	size_t n = 0, cap = 0, i;
+
+	for (i = 0; i < 10000; i++)
+		ck_assert_int_eq(QB_ARRAY_PUSH(v, n, cap, (int)i * 3), 0);
+	ck_assert_uint_eq(n, 10000);
+	ck_assert_uint_ge(cap, n);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(v[i], (int)i * 3);
+	free(v);
+}
+END_TEST
+
+/* A reserve that fits changes nothing; an impossible one fails and keeps
+ * the array as it was. */
+START_TEST(array_reserve_fits_or_fails_cleanly)
+{
+	long *v = NULL;
+	size_t cap = 0;
+	long *before;
+
+	ck_assert_int_eq(QB_ARRAY_RESERVE(v, cap, 5), 0);
+	ck_assert_uint_eq(cap, 8);
+	before = v;
+	ck_assert_int_eq(QB_ARRAY_RESERVE(v, cap, 8), 0);
+	ck_assert_ptr_eq(v, before);
+	ck_assert_uint_eq(cap, 8);
+	ck_assert_int_eq(QB_ARRAY_RESERVE(v, cap, SIZE_MAX / 2), QB_ENOMEM);
+	ck_assert_ptr_eq(v, before);
+	ck_assert_uint_eq(cap, 8);
+	free(v);
+}
+END_TEST
+
+/* A big array grows by half from 4,096, keeps its content and reads as
+ * zeros where it was never written. */
+START_TEST(array_big_grows_by_half_with_zeros)
+{
+	uint32_t *v = NULL;
+	size_t cap = 0, i;
+
+	ck_assert_int_eq(QB_ARRAY_RESERVE_BIG(v, cap, 1), 0);
+	ck_assert_uint_eq(cap, 4096);
+	for (i = 0; i < cap; i++)
+		v[i] = (uint32_t)i;
+	ck_assert_int_eq(QB_ARRAY_RESERVE_BIG(v, cap, 4097), 0);
+	ck_assert_uint_eq(cap, 6144);
+	for (i = 0; i < 4096; i++)
+		ck_assert_uint_eq(v[i], i);
+	for (; i < cap; i++)
+		ck_assert_uint_eq(v[i], 0);
+	qb_array_free(v, cap, sizeof(*v), QB_ARRAY_BIG);
+	qb_array_free(NULL, 0, sizeof(*v), QB_ARRAY_BIG);
+}
+END_TEST
+
+/* Records for the map tests: key = a string, so equal hashes with
+ * different keys can be forced. */
+struct recs {
+	char key[200000][12];
+	int bad_hash;       /* 1: every key hashes alike (collisions) */
+};
+
+static uint64_t key_hash(const struct recs *r, const char *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	if (r->bad_hash)
+		return 42;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t rec_hash(void *ctx, size_t rec)
+{
+	struct recs *r = ctx;
+
+	return key_hash(r, r->key[rec]);
+}
+
+static int rec_same(void *ctx, size_t rec, const void *key)
+{
+	struct recs *r = ctx;
+
+	return strcmp(r->key[rec], key) == 0;
+}
+
+static const struct qb_map_ops ops = { rec_hash, rec_same };
+
+static void map_roundtrip(int bad_hash, size_t n)
+{
+	struct recs *r = calloc(1, sizeof(*r));
+	struct qb_map m = QB_MAP_INIT;
+	size_t i;
+
+	ck_assert_ptr_nonnull(r);
+	r->bad_hash = bad_hash;
+	for (i = 0; i < n; i++) {
+		snprintf(r->key[i], sizeof(r->key[i]), "k%zu", i);
+		ck_assert_uint_eq(qb_map_find(&m, key_hash(r, r->key[i]), &ops, r, r->key[i]),
+				  QB_MAP_NONE);
+		ck_assert_int_eq(qb_map_insert(&m, key_hash(r, r->key[i]), i, &ops, r), 0);
+	}
+	ck_assert_uint_eq(m.n, n);
+	ck_assert_uint_le(4 * m.n, 3 * m.cap);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(qb_map_find(&m, key_hash(r, r->key[i]), &ops, r, r->key[i]), i);
+	ck_assert_uint_eq(qb_map_find(&m, key_hash(r, "absent"), &ops, r, "absent"), QB_MAP_NONE);
+	qb_map_dispose(&m);
+	qb_map_dispose(&m);
+	qb_map_dispose(NULL);
+	free(r);
+}
+
+/* 200,000 records: past the first record-number width (2^16), so the
+ * slots are widened while the index grows. */
+START_TEST(map_finds_every_record_across_growth_and_widening)
+{
+	map_roundtrip(0, 200000);
+}
+END_TEST
+
+START_TEST(map_tells_colliding_keys_apart)
+{
+	map_roundtrip(1, 2000);
+}
+END_TEST
+
+/* With a key indexed twice, find returns the record inserted first. */
+START_TEST(map_duplicate_key_finds_first)
+{
+	struct recs *r = calloc(1, sizeof(*r));
+	struct qb_map m = QB_MAP_INIT;
+
+	ck_assert_ptr_nonnull(r);
+	strcpy(r->key[0], "same");
+	strcpy(r->key[1], "same");
+	ck_assert_int_eq(qb_map_insert(&m, key_hash(r, "same"), 0, &ops, r), 0);
+	ck_assert_int_eq(qb_map_insert(&m, key_hash(r, "same"), 1, &ops, r), 0);
+	ck_assert_uint_eq(qb_map_find(&m, key_hash(r, "same"), &ops, r, "same"), 0);
+	qb_map_dispose(&m);
+	free(r);
+}
+END_TEST
+
+START_TEST(arena_pointers_stay_valid_and_reset_reuses)
+{
+	struct qb_arena a = QB_ARENA_INIT;
+	char *p[3000];
+	char want[32];
+	void *big;
+	size_t i;
+
+	for (i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "string %zu", i);
+		p[i] = qb_arena_strndup(&a, want, strlen(want));
+		ck_assert_ptr_nonnull(p[i]);
+		ck_assert_uint_eq((uintptr_t)p[i] % 8, 0);
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "string %zu", i);
+		ck_assert_str_eq(p[i], want);
+	}
+	big = qb_arena_alloc(&a, 100000);     /* larger than a chunk */
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 100000);
+	qb_arena_reset(&a);
+	ck_assert_ptr_nonnull(qb_arena_strndup(&a, "again", 5));
+	ck_assert_str_eq(qb_arena_strndup(&a, "abcdef", 3), "abc");
+	qb_arena_dispose(&a);
+	qb_arena_dispose(&a);
+}
+END_TEST
+
+START_TEST(buf_big_grows_in_its_own_mapping)
+{
+	struct qb_buf b = QB_BUF_INIT_BIG;
+	size_t i;
+
+	for (i = 0; i < 100000; i++)
+		ck_assert_int_eq(qb_buf_add(&b, "0123456789", 10), 0);
+	ck_assert_uint_eq(b.len, 1000000);
+	ck_assert_int_eq(b.ptr[b.len], '\0');
+	ck_assert_int_eq(memcmp(b.ptr + 999990, "0123456789", 10), 0);
+	ck_assert_ptr_null(qb_buf_detach(&b));
+	qb_buf_dispose(&b);
+	ck_assert_ptr_null(b.ptr);
+}
+END_TEST
+
+Suite *suite_core(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("containers");
+
+	tcase_add_test(tc, array_push_keeps_every_element);
+	tcase_add_test(tc, array_reserve_fits_or_fails_cleanly);
+	tcase_add_test(tc, array_big_grows_by_half_with_zeros);
+	tcase_add_test(tc, map_finds_every_record_across_growth_and_widening);
+	tcase_add_test(tc, map_tells_colliding_keys_apart);
+	tcase_add_test(tc, map_duplicate_key_finds_first);
+	tcase_add_test(tc, arena_pointers_stay_valid_and_reset_reuses);
+	tcase_add_test(tc, buf_big_grows_in_its_own_mapping);
+	suite_add_tcase(s, tc);
+	return s;
+}
