@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "../../tools/lib/config.h"
+#include "../../tools/lib/rules.h"
 #include "check_suites.h"
 
 static int parse(struct qb_config *c, const char *text, struct qb_error *err)
 {
 	memset(err, 0, sizeof(*err));
-	return qb_config_parse(c, "t.toml", text, strlen(text), err);
+	return qb_config_parse(c, "t.toml", text, strlen(text), qb_rule_known, err);
 }
 
 START_TEST(settings_and_rules)
@@ -132,7 +133,7 @@ START_TEST(load_missing_file)
 	struct qb_error err = { 0, "" };
 
 	ck_assert_int_eq(qb_config_new(&c), 0);
-	ck_assert_int_eq(qb_config_load(c, "/nonexistent/.qbank.toml", &err), QB_EIO);
+	ck_assert_int_eq(qb_config_load(c, "/nonexistent/.qbank.toml", qb_rule_known, &err), QB_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/.qbank.toml"));
 	ck_assert_ptr_null(c->path);
 	qb_config_free(c);
