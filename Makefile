@@ -203,8 +203,17 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
 
-_test: $(QBANK) $(UNIT)
+_test: $(QBANK) $(UNIT) check-includes
 	$(Q)QBANK=$(QBANK) UNIT=$(UNIT) BUILD=$(BUILD) tests/run.sh
+
+# The floors of tools/ (tools/README.md "Floors"): no #include points up a
+# floor or makes a circle, no rule id is written as a string outside the
+# rule table. POSIX sh and awk, a fraction of a second: make test and make
+# check-static both run it.
+.PHONY: check-includes
+check-includes:
+	@echo "  FLOORS  tools/"
+	$(Q)tools/check-includes.sh
 
 _golden_update: $(QBANK)
 	$(Q)QBANK=$(QBANK) tests/golden/run.sh --update
@@ -355,7 +364,8 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 #   make fuzz FUZZ_SECONDS=60   replays tests/fuzz/regressions/, then runs each
 #                               libFuzzer harness (reader, moodle, qti21,
 #                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
-#   make check-static           cppcheck and clang-tidy over tools/ (.clang-tidy)
+#   make check-static           the include floors (tools/check-includes.sh), then
+#                               cppcheck and clang-tidy over tools/ (.clang-tidy)
 #   make valgrind               command-line, golden and hostile tests, and the
 #                               unit tests, under valgrind memcheck
 #
@@ -428,7 +438,7 @@ check-static: setup
 	$(Q)tools/setup.sh hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _check_static
 
-_check_static:
+_check_static: check-includes
 	@echo "  CPPCHECK tools/"
 	$(Q)cppcheck --quiet --std=c11 --language=c --enable=warning,portability,performance \
 		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 -j2 \
