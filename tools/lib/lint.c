@@ -416,6 +416,20 @@ static double pct(size_t a, size_t b)
 	return b ? 100.0 * (double)a / (double)b : 100.0;
 }
 
+/* explanation-coverage: WHAT (explanation, rationale) is in HAVE of OF
+ * PARTS, below the threshold MIN (percent; -1 when there is none)? The
+ * message points to the rule FLAGGED, which names the parts without. */
+static int check_coverage(struct qb_lint *l, const char *what, size_t have, size_t of, double min,
+			  const char *parts, enum qb_rule_key flagged)
+{
+	if (min < 0 || pct(have, of) >= min)
+		return 0;
+	return report_at(l, QB_RULE_EXPLANATION_COVERAGE, "", 0, NULL,
+			 "%s coverage %zu/%zu (%.0f%%) is below the required %g%%; "
+			 "add %ss to the %s flagged %s",
+			 what, have, of, pct(have, of), min, what, parts, qb_rules[flagged].id);
+}
+
 int qb_lint_finish(struct qb_lint *l)
 {
 	const struct qb_config *c = l->cfg;
@@ -426,22 +440,12 @@ int qb_lint_finish(struct qb_lint *l)
 	for (i = 0; i < QB_RULE_COUNT && !err; i++)
 		if (qb_rules[i].finish && l->sev[i] != QB_SEV_OFF)
 			err = qb_rules[i].finish(&l->rules);
-	if (!err && c && c->min_explanation_coverage >= 0 &&
-	    pct(l->stats.explained, l->stats.explainable) < c->min_explanation_coverage)
-		err = report_at(l, QB_RULE_EXPLANATION_COVERAGE, "", 0, NULL,
-				"explanation coverage %zu/%zu (%.0f%%) is below the required %g%%; "
-				"add explanations to the questions flagged explanation-missing",
-				l->stats.explained, l->stats.explainable,
-				pct(l->stats.explained, l->stats.explainable),
-				c->min_explanation_coverage);
-	if (!err && c && c->min_rationale_coverage >= 0 &&
-	    pct(l->stats.rationales, l->stats.rationalizable) < c->min_rationale_coverage)
-		err = report_at(l, QB_RULE_EXPLANATION_COVERAGE, "", 0, NULL,
-				"rationale coverage %zu/%zu (%.0f%%) is below the required %g%%; "
-				"add rationales to the options flagged rationale-missing",
-				l->stats.rationales, l->stats.rationalizable,
-				pct(l->stats.rationales, l->stats.rationalizable),
-				c->min_rationale_coverage);
+	if (!err && c)
+		err = check_coverage(l, "explanation", l->stats.explained, l->stats.explainable,
+				     c->min_explanation_coverage, "questions", QB_RULE_EXPLANATION_MISSING);
+	if (!err && c)
+		err = check_coverage(l, "rationale", l->stats.rationales, l->stats.rationalizable,
+				     c->min_rationale_coverage, "options", QB_RULE_RATIONALE_MISSING);
 	qb_diags_sort(&l->diags);
 	return err;
 }

@@ -220,61 +220,46 @@ void qb_rule_ctx_dispose(struct qb_rule_ctx *cx)
 	memset(cx, 0, sizeof(*cx));
 }
 
-static int vreport(struct qb_rule_ctx *cx, const struct qb_rule_finding *f, const char *fmt,
-		   va_list ap)
-{
-	return cx->host->report(cx->host_ctx, f, fmt, ap);
-}
+/* The body of each report function: F and the message to the host. */
+#define REPORT_TO_HOST(cx, f, fmt)                                                 \
+	do {                                                                       \
+		va_list ap_;                                                       \
+		int err_;                                                          \
+		va_start(ap_, fmt);                                                \
+		err_ = (cx)->host->report((cx)->host_ctx, &(f), (fmt), ap_);       \
+		va_end(ap_);                                                       \
+		return err_;                                                       \
+	} while (0)
 
 int qb_rule_report(struct qb_rule_ctx *cx, enum qb_rule_key rule, unsigned long line,
 		   const char *fmt, ...)
 {
 	struct qb_rule_finding f = { rule, NULL, QB_SEV_OFF, line, 0 };
-	va_list ap;
-	int err;
 
-	va_start(ap, fmt);
-	err = vreport(cx, &f, fmt, ap);
-	va_end(ap);
-	return err;
+	REPORT_TO_HOST(cx, f, fmt);
 }
 
 int qb_rule_report_min(struct qb_rule_ctx *cx, enum qb_rule_key rule, enum qb_severity min_sev,
 		       unsigned long line, const char *fmt, ...)
 {
 	struct qb_rule_finding f = { rule, NULL, min_sev, line, 0 };
-	va_list ap;
-	int err;
 
-	va_start(ap, fmt);
-	err = vreport(cx, &f, fmt, ap);
-	va_end(ap);
-	return err;
+	REPORT_TO_HOST(cx, f, fmt);
 }
 
 int qb_rule_report_run(struct qb_rule_ctx *cx, enum qb_rule_key rule, const char *fmt, ...)
 {
 	struct qb_rule_finding f = { rule, NULL, QB_SEV_OFF, 0, 1 };
-	va_list ap;
-	int err;
 
-	va_start(ap, fmt);
-	err = vreport(cx, &f, fmt, ap);
-	va_end(ap);
-	return err;
+	REPORT_TO_HOST(cx, f, fmt);
 }
 
 int qb_rule_report_user(struct qb_rule_ctx *cx, const char *id, unsigned long line,
 			const char *fmt, ...)
 {
 	struct qb_rule_finding f = { QB_RULE_COUNT, id, QB_SEV_OFF, line, 0 };
-	va_list ap;
-	int err;
 
-	va_start(ap, fmt);
-	err = vreport(cx, &f, fmt, ap);
-	va_end(ap);
-	return err;
+	REPORT_TO_HOST(cx, f, fmt);
 }
 
 enum qb_severity qb_rule_severity(const struct qb_rule_ctx *cx, enum qb_rule_key rule)
