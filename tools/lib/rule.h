@@ -14,12 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "core/buf.h"
 #include "diag.h"
 #include "model.h"
 #include "rule_ids.h"
 
+struct qb_config;
 struct qb_rule_ctx;
 
 /* One row of the rule table (rules.c). */
