@@ -127,6 +127,27 @@ START_TEST(errors_name_their_line)
 }
 END_TEST
 
+/* The parser knows no rule table: the caller's check decides which keys of
+ * [rules] are rules, and without one every key is taken. */
+START_TEST(rule_check_is_the_callers)
+{
+	static const char text[] = "[rules]\nno-such = \"off\"\n";
+	struct qb_config *c;
+	struct qb_error err;
+
+	ck_assert_int_eq(qb_config_new(&c), 0);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(qb_config_parse(c, "t.toml", text, strlen(text), NULL, &err), 0);
+	ck_assert_int_eq(qb_config_severity(c, "no-such", QB_SEV_WARNING), QB_SEV_OFF);
+	qb_config_free(c);
+	ck_assert_int_eq(qb_config_new(&c), 0);
+	ck_assert_int_eq(parse(c, text, &err), QB_EINVAL);
+	ck_assert_str_eq(err.msg, "t.toml:2: unknown rule 'no-such'; 'qbank rules' lists them");
+	ck_assert_uint_eq(c->nsev, 0);
+	qb_config_free(c);
+}
+END_TEST
+
 START_TEST(load_missing_file)
 {
 	struct qb_config *c;
@@ -148,6 +169,7 @@ Suite *suite_config(void)
 	tcase_add_test(tc, settings_and_rules);
 	tcase_add_test(tc, command_line_wins);
 	tcase_add_test(tc, errors_name_their_line);
+	tcase_add_test(tc, rule_check_is_the_callers);
 	tcase_add_test(tc, load_missing_file);
 	suite_add_tcase(s, tc);
 	return s;
