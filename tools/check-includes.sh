@@ -20,44 +20,21 @@ cd "$(dirname "$0")/.." || exit 2
 
 KNOWN=tools/check-includes.known
 
-# The floor of each file, lowest first: FLOOR LABEL PATTERN, the first
-# pattern that matches wins (* matches within one path component). A new
-# file under tools/ needs its line here.
+# The floor of each file, lowest first: FLOOR LABEL PATTERN..., patterns
+# relative to tools/; the first that matches wins, in the order written (*
+# matches within one path component). A new file under tools/ needs a
+# pattern here.
 FLOORS='
-0 core          tools/lib/core/*
-0 core          tools/lib/error.[ch]
-0 core          tools/lib/limits.h
-0 core          tools/lib/version.h
-1 utilities     tools/lib/text.[ch]
-1 utilities     tools/lib/richtext.[ch]
-1 utilities     tools/lib/xmlw.[ch]
-1 utilities     tools/lib/imgpath.[ch]
-1 utilities     tools/lib/paths.[ch]
-1 utilities     tools/lib/atomic.[ch]
-1 utilities     tools/lib/moodle_grades.[ch]
-1 utilities     tools/lib/model.[ch]
-1 utilities     tools/lib/diag.[ch]
-1 utilities     tools/lib/rule_ids.h
-2 input         tools/lib/reader.[ch]
-2 input         tools/lib/schema.c
-2 input         tools/lib/config.[ch]
-3 plug-ins      tools/lib/rule.h
-3 plug-ins      tools/lib/rules/*
-3 plug-ins      tools/lib/exporter.h
-3 plug-ins      tools/lib/exporters/*
-3 plug-ins      tools/lib/importer.h
-3 plug-ins      tools/lib/importers/*
-4 drivers       tools/lib/lint.[ch]
-4 drivers       tools/lib/rules.[ch]
-4 drivers       tools/lib/export.[ch]
-4 drivers       tools/lib/run.[ch]
-4 drivers       tools/lib/pipeline.[ch]
-4 drivers       tools/lib/stats.[ch]
-5a formats      tools/cli/fmt*
-5a formats      tools/cli/format*
-5a formats      tools/cli/json_writer.[ch]
-5b commands     tools/cli/*
-6 bench         tools/bench/*
+0  core       lib/core/* lib/error.[ch] lib/limits.h lib/version.h
+1  utilities  lib/text.[ch] lib/richtext.[ch] lib/xmlw.[ch] lib/imgpath.[ch] lib/paths.[ch]
+1  utilities  lib/atomic.[ch] lib/moodle_grades.[ch] lib/model.[ch] lib/diag.[ch] lib/rule_ids.h
+2  input      lib/reader.[ch] lib/schema.c lib/config.[ch]
+3  plug-ins   lib/rule.h lib/rules/* lib/exporter.h lib/exporters/* lib/importer.h lib/importers/*
+4  drivers    lib/lint.[ch] lib/rules.[ch] lib/export.[ch] lib/run.[ch] lib/pipeline.[ch]
+4  drivers    lib/stats.[ch]
+5a formats    cli/fmt* cli/format* cli/json_writer.[ch]
+5b commands   cli/*
+6  bench      bench/*
 '
 
 files=$(find tools -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
@@ -80,7 +57,7 @@ function glob_re(g,    r, i, c) {
 function floor_of(f,    i) {
 	for (i = 1; i <= nfloors; i++)
 		if (f ~ pat[i]) { flabel[f] = lab[i]; return rank[i] }
-	return -1
+	return 0
 }
 function dirname(f) { return f ~ /\// ? substr(f, 1, match(f, /\/[^\/]*$/) - 1) : "." }
 # a/b/../c -> a/c; ./ dropped
@@ -140,7 +117,15 @@ function literals(line,    i, c, n, s) {
 FILENAME == "-" {
 	if ($0 == "-- files") listing = 1
 	else if (listing) { nfiles++; file[nfiles] = $0; exists[$0] = 1 }
-	else if (NF >= 3) { nfloors++; rank[nfloors] = $1; lab[nfloors] = $1 " " $2; pat[nfloors] = glob_re($3) }
+	else if (NF >= 3) {
+		if (!nrank || $1 "" != last_floor) { nrank++; last_floor = $1 "" }  # the table goes up
+		for (k = 3; k <= NF; k++) {
+			nfloors++
+			rank[nfloors] = nrank
+			lab[nfloors] = $1 " " $2
+			pat[nfloors] = glob_re("tools/" $k)
+		}
+	}
 	next
 }
 FNR == 1 { in_comment = 0 }
@@ -188,13 +173,13 @@ END {
 	for (i = 1; i <= nfiles; i++) {
 		f = file[i]
 		fl[f] = floor_of(f)
-		if (fl[f] < 0) { nbad++; print f ": no floor; give it one in tools/check-includes.sh (FLOORS)" }
+		if (!fl[f]) { nbad++; print f ": no floor; give it one in tools/check-includes.sh (FLOORS)" }
 	}
 	for (i = 1; i <= ninc; i++) {
 		from = inc_from[i]; to = inc_to[i]
 		where = from ":" inc_line[i] ": #include \"" inc_name[i] "\""
 		if (!(to in exists)) { nbad++; print where ": no such file under tools/ (" to ")"; continue }
-		if (fl[from] < 0 || fl[to] < 0) continue
+		if (!fl[from] || !fl[to]) continue
 		if (fl[to] > fl[from])
 			complain("up " from " " to, where " points up: floor " flabel[from] " may not include floor " flabel[to] " (" to ")")
 		u = unit_of(from); v = unit_of(to)
