@@ -40,8 +40,8 @@ FLOORS='
 files=$(find tools -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
 [ -n "$files" ] || { echo "check-includes: no C files under tools/" >&2; exit 2; }
 
-# shellcheck disable=SC2086  # file names under tools/ have no spaces
 # standard input: the floor table, then the list of files
+# shellcheck disable=SC2086  # file names under tools/ have no spaces
 { printf '%s\n' "$FLOORS"; echo '-- files'; printf '%s\n' "$files"; } | LC_ALL=C awk -v known="$KNOWN" '
 function glob_re(g,    r, i, c) {
 	r = "^"
