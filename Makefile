@@ -123,6 +123,7 @@ CLI_SRCS := \
 	tools/cli/format.c \
 	tools/cli/json_writer.c \
 	tools/cli/main.c \
+	tools/cli/opts.c \
 	tools/cli/progress.c
 
 UNIT_SRCS := \

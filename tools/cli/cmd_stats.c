@@ -1,7 +1,7 @@
 /* qbank stats: what a bank holds, as a table or as JSON. The figures come
  * from tools/lib/stats.c; this file only prints them. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +13,6 @@
 #include "cli.h"
 #include "json_writer.h"
 #include "progress.h"
-
-enum { OPT_FORMAT = 256 };
-
-static const struct option stats_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static double pct(size_t a, size_t b)
 {
@@ -194,8 +185,44 @@ static size_t report_unread(const struct qb_diags *d)
 	return n;
 }
 
+/* What the options of qbank stats set. */
+struct stats_args {
+	int json;
+	int quiet;
+};
+
+static int set_format(void *field, const char *arg, const struct qb_opts *o)
+{
+	int *json = field;
+
+	if (strcmp(arg, "json") == 0)
+		*json = 1;
+	else if (strcmp(arg, "table") == 0)
+		*json = 0;
+	else
+		return cli_usage_error(o->name, "unknown format '%s' (table or json)", arg);
+	return 0;
+}
+
+static const struct qb_opt stats_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "format", 0, "F", "table (default) or json", offsetof(struct stats_args, json), set_format, 0 },
+	{ "quiet", 'q', NULL, "no progress display on a terminal", offsetof(struct stats_args, quiet),
+	  qb_opt_flag, 0 },
+	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_stats_opts = {
+	"stats", "count questions by type, category and tag; points, coverage, key positions",
+	"qbank stats [--format table|json] [-q] PATH...",
+	stats_opts, sizeof(stats_opts) / sizeof(stats_opts[0]), 15,
+	"Exit 1 when part of the bank could not be read (the figures leave it out).",
+	"unknown or incomplete option '%s'", 0
+};
+
 int cmd_stats(int argc, char **argv)
 {
+	struct stats_args a = { 0, 0 };
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_config *cfg = NULL;
@@ -203,36 +230,17 @@ int cmd_stats(int argc, char **argv)
 	struct qb_stats *s = NULL;
 	struct stats_run run;
 	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, 1 };
-	int c, json = 0, quiet = 0, rc = QB_EXIT_USAGE;
+	int first, rc = QB_EXIT_USAGE;
 	size_t unread;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hq", stats_options, NULL)) != -1) {
-		if (c == OPT_FORMAT) {
-			if (strcmp(optarg, "json") == 0) {
-				json = 1;
-			} else if (strcmp(optarg, "table") == 0) {
-				json = 0;
-			} else {
-				rc = cli_usage_error("stats", "unknown format '%s' (table or json)", optarg);
-				goto done;
-			}
-		} else if (c == 'q') {
-			quiet = 1;
-		} else if (c == 'h') {
-			rc = cmd_help(2, (char *[]){ "help", "stats", NULL });
-			goto done;
-		} else {
-			rc = cli_usage_error("stats", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto done;
-		}
-	}
-	if (optind >= argc) {
+	first = qb_opts_parse(&cmd_stats_opts, &a, argc, argv, &rc);
+	if (first < 0)
+		goto done;
+	if (first >= argc) {
 		rc = cli_usage_error("stats", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (qb_paths_expand(&paths, (const char *const *)argv + optind, (size_t)(argc - optind), &err)) {
+	if (qb_paths_expand(&paths, (const char *const *)argv + first, (size_t)(argc - first), &err)) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -245,7 +253,7 @@ int cmd_stats(int argc, char **argv)
 		goto done;
 	}
 	run.s = s;
-	cli_progress_init(&run.prog, quiet);
+	cli_progress_init(&run.prog, a.quiet);
 	rc = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&run.prog);
 	if (rc) {
@@ -254,7 +262,7 @@ int cmd_stats(int argc, char **argv)
 		goto done;
 	}
 	qb_stats_finish(s);
-	if (json)
+	if (a.json)
 		write_json(stdout, s);
 	else
 		write_table(stdout, s);

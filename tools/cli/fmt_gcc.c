@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "format.h"
 
 static const char *const sev_color[] = { "", "\033[1;36m", "\033[1;35m", "\033[1;31m" };
 

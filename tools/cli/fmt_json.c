@@ -2,7 +2,7 @@
  * the order of the gcc format. Fields without a value (a run-wide finding
  * has no file, a file-wide one no line, most findings of a file no
  * question) are null. */
-#include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 
 static double pct(size_t a, size_t b)
