@@ -80,7 +80,6 @@ LIB_SRCS := \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
-	tools/lib/exporters/qti_rich.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/imgpath.c \
