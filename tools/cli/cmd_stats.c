@@ -11,18 +11,9 @@
 #include "../lib/run.h"
 #include "../lib/stats.h"
 #include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 #include "progress.h"
-
-static double pct(size_t a, size_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 100.0;
-}
-
-static const char *plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
 
 /* ---- table ---------------------------------------------------------- */
 
@@ -43,12 +34,11 @@ static void write_table(FILE *out, const struct qb_stats *s)
 	char label[16];
 	size_t i;
 
-	fprintf(out, "%zu %s, %zu %s, %.15g %s\n", s->files, plural(s->files, "file", "files"),
-		s->questions, plural(s->questions, "question", "questions"), s->points,
+	fprintf(out, "%zu %s, %zu %s, %.15g %s\n", s->files, fmt_plural(s->files, "file", "files"),
+		s->questions, fmt_plural(s->questions, "question", "questions"), s->points,
 		s->points == 1 ? "point" : "points");
-	fprintf(out, "explanations %zu/%zu (%.0f%%), rationales %zu/%zu (%.0f%%)\n",
-		s->explained, s->explainable, pct(s->explained, s->explainable),
-		s->rationales, s->rationalizable, pct(s->rationales, s->rationalizable));
+	fmt_coverage(out, s->explained, s->explainable, s->rationales, s->rationalizable);
+	fputc('\n', out);
 
 	fprintf(out, "\n%9s %9s  %s\n", "questions", "points", "type");
 	for (i = 0; i < QB_Q_UNKNOWN; i++)
@@ -59,8 +49,8 @@ static void write_table(FILE *out, const struct qb_stats *s)
 
 	fprintf(out, "\n%9s %9s  %s\n", "keys", "share", "key position (single and multiple)");
 	for (i = 0; i < s->nkey_positions; i++)
-		fprintf(out, "%9zu %8.0f%%  %s\n", s->key_positions[i], pct(s->key_positions[i], s->keys),
-			qb_stats_position_label(label, i));
+		fprintf(out, "%9zu %8.0f%%  %s\n", s->key_positions[i],
+			fmt_pct(s->key_positions[i], s->keys), qb_stats_position_label(label, i));
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -84,19 +74,6 @@ static void json_names(struct cli_json *j, const char *key, const struct qb_stat
 	cli_json_begin_object(j);
 	for (i = 0; i < t->n; i++)
 		json_count(j, t->v[i].name, t->v[i].questions, t->v[i].points);
-	cli_json_end_object(j);
-}
-
-static void json_coverage(struct cli_json *j, const char *key, size_t have, size_t of)
-{
-	cli_json_key(j, key);
-	cli_json_begin_object(j);
-	cli_json_key(j, "present");
-	cli_json_uint(j, have);
-	cli_json_key(j, "total");
-	cli_json_uint(j, of);
-	cli_json_key(j, "percent");
-	cli_json_number2(j, pct(have, of));
 	cli_json_end_object(j);
 }
 
@@ -127,8 +104,8 @@ static void write_json(FILE *out, const struct qb_stats *s)
 	json_names(&j, "tags", &s->tags);
 	cli_json_key(&j, "untagged");
 	cli_json_uint(&j, s->untagged);
-	json_coverage(&j, "explanations", s->explained, s->explainable);
-	json_coverage(&j, "rationales", s->rationales, s->rationalizable);
+	fmt_json_coverage(&j, "explanations", "present", s->explained, s->explainable);
+	fmt_json_coverage(&j, "rationales", "present", s->rationales, s->rationalizable);
 	cli_json_key(&j, "keys");
 	cli_json_uint(&j, s->keys);
 	cli_json_key(&j, "key_positions");
@@ -275,8 +252,8 @@ int cmd_stats(int argc, char **argv)
 	unread = report_unread(qb_lint_diags(l));
 	if (unread) {
 		cli_error("the figures leave out what could not be read (%zu finding%s above); "
-			  "fix %s and run 'qbank stats' again", unread, plural(unread, "", "s"),
-			  plural(unread, "it", "them"));
+			  "fix %s and run 'qbank stats' again", unread, fmt_plural(unread, "", "s"),
+			  fmt_plural(unread, "it", "them"));
 		rc = QB_EXIT_FINDINGS;
 	}
 done:

@@ -45,4 +45,16 @@ const char *fmt_sarif_level(enum qb_severity s);
 /* "2 files, 31 questions: 0 errors, 1 warning; explanations 31/31 (100%), ..." */
 void fmt_summary(FILE *out, const struct qb_report *r);
 
+/* The pieces the summary shares with qbank stats. PART of WHOLE in
+ * percent (100 when WHOLE is 0: nothing to cover); ONE when N is 1, else
+ * MANY; "explanations 31/31 (100%), rationales 124/124 (100%)"; and in
+ * JSON, KEY: { PART_KEY: PART, "total": WHOLE, "percent": ... }. */
+double fmt_pct(size_t part, size_t whole);
+const char *fmt_plural(size_t n, const char *one, const char *many);
+void fmt_coverage(FILE *out, size_t explained, size_t explainable, size_t rationales,
+		  size_t rationalizable);
+struct cli_json;
+void fmt_json_coverage(struct cli_json *j, const char *key, const char *part_key, size_t part,
+		       size_t whole);
+
 #endif

@@ -23,14 +23,17 @@ typedef int (*qb_opt_set)(void *field, const char *arg, const struct qb_opts *o)
 
 #define QB_OPTS_DONE (-1)
 
-/* Row flags. */
-#define QB_OPT_JOIN 1u   /* help: listed on the line of the row before ("--config FILE, --no-config") */
+/* Row flags. QB_OPT_JOIN: the help lists the row on the line of the row
+ * before it ("--config FILE, --no-config"). */
+#define QB_OPT_JOIN 1u
 
 struct qb_opt {
 	const char *name;        /* the long name, without "--" */
 	char short_name;         /* -q; 0 for none */
 	const char *arg;         /* the argument's name in the help (FILE); NULL: the option takes none */
-	const char *help;        /* lines separated by '\n'; NULL: not listed (--help, or a QB_OPT_JOIN row) */
+	/* The help, lines separated by '\n'; NULL: no line of its own
+	 * (--help, or a QB_OPT_JOIN row). */
+	const char *help;
 	size_t offset;           /* of the field in the command's argument struct */
 	qb_opt_set set;
 	unsigned flags;
@@ -71,10 +74,11 @@ void qb_opts_help(FILE *out, const struct qb_opts *o);
 /* Only the lines of the options: "  -q, --quiet  no progress ...". */
 void qb_opts_print(FILE *out, const struct qb_opts *o);
 
-/* Ready-made set functions. */
-int qb_opt_flag(void *field, const char *arg, const struct qb_opts *o);    /* int field = 1 */
-int qb_opt_string(void *field, const char *arg, const struct qb_opts *o);  /* const char * field = ARG */
-int qb_opt_help(void *field, const char *arg, const struct qb_opts *o);    /* prints O's help */
+/* Ready-made set functions: the int FIELD becomes 1; the const char *
+ * FIELD becomes ARG; O's help is printed (qb_opts_help), and done. */
+int qb_opt_flag(void *field, const char *arg, const struct qb_opts *o);
+int qb_opt_string(void *field, const char *arg, const struct qb_opts *o);
+int qb_opt_help(void *field, const char *arg, const struct qb_opts *o);
 
 /* The command a usage error of O points to ('qbank help NAME'), or NULL
  * for 'qbank --help'. */
