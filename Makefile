@@ -80,7 +80,6 @@ LIB_SRCS := \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
-	tools/lib/exporters/qti_rich.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/imgpath.c \
@@ -123,6 +122,7 @@ CLI_SRCS := \
 	tools/cli/format.c \
 	tools/cli/json_writer.c \
 	tools/cli/main.c \
+	tools/cli/opts.c \
 	tools/cli/progress.c
 
 UNIT_SRCS := \
