@@ -37,7 +37,7 @@ PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive
 # The qbank binary uses jemalloc instead of glibc's malloc: parsing
 # allocates and frees every node of every question, and with two threads
 # jemalloc made lint 6-11 % and the exports about 10 % faster at 100,000
-# questions than glibc's allocator (README "Performance"). Not
+# questions than glibc's allocator (measured A/B: README.md at b7f7d43). Not
 # with the sanitizers, which bring their own allocator; ALLOC_LIBS= turns
 # it off (e.g. for a ThreadSanitizer build).
 ifeq ($(SANITIZE),1)
@@ -265,7 +265,7 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
-# ---- printable exams (make pdf; see README "Printable exams") --------------
+# ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
 #   <name>.pdf                      the student version
@@ -312,7 +312,7 @@ $(PRINT)/%.pdf: $(PRINT)/%.md
 	@echo "  PANDOC  $@"
 	$(Q)cd $(@D) && $(PANDOC_PDF) -o .$(*F).tmp.pdf $(*F).md && mv .$(*F).tmp.pdf $(*F).pdf
 
-# ---- benchmark (not installed; see README "Performance") -------------------
+# ---- benchmark (not installed; see tools/bench/README.md) ------------------
 #
 #   make bench                      100,000 questions
 #   make bench BENCH_N=1000000      a million (about 2 GB of XML)
