@@ -46,7 +46,8 @@ poppler-utils
 "
 # test: unit tests (check), JSON and zip checks, the ecosystem tests (git,
 # pre-commit, man), peak memory of the hostile inputs (time), the no-network
-# check (strace); plus print, for the PDF tests
+# check (strace); plus print and fc-list (fontconfig), for the PDF tests,
+# which look up the CJK font
 TEST_PACKAGES="
 check
 jq
@@ -56,6 +57,7 @@ pre-commit
 man-db
 time
 strace
+fontconfig
 $PRINT_PACKAGES
 "
 HARDENING_PACKAGES="
