@@ -335,13 +335,14 @@ check "progress: not shown with --quiet" not_shown quiet
 
 # ---- README blocks --------------------------------------------------------------
 
-# readme_block NAME: the fenced block after "<!-- test: NAME -->" in README.md.
+# readme_block NAME: the fenced block after "<!-- test: NAME -->" in README.md,
+# the man page's source or schema/README.md (each recipe lives in one of them).
 readme_block() {
 	awk -v name="$1" '
 		$0 == "<!-- test: " name " -->" { want = 1; next }
 		want && /^```/ && !inblock { inblock = 1; next }
 		inblock && /^```/ { exit }
-		inblock { print }' README.md
+		inblock { print }' README.md tools/cli/qbank.1.md schema/README.md
 }
 
 # A clean and a broken bank, each in a folder of its own as a bank repository.
