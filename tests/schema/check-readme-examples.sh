@@ -4,7 +4,8 @@
 #    file that validates against schema/qbank.xsd;
 #  - every tests/schema/invalid/*.xml must be well-formed but FAIL
 #    validation (negative cases).
-# Prints "schema-examples: N passed, M failed"; exits 1 on any failure,
+# A suite of tests/run.sh (tests/suite links here). Prints "N passed,
+# M failed"; exits 1 on any failure,
 # 2 if the inputs are missing.
 set -u
 
@@ -63,5 +64,5 @@ for f in "$invalid_dir"/*.xml; do
   fi
 done
 
-echo "schema-examples: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
