@@ -121,10 +121,11 @@ run_cmd() {
 	echo $? >"$3.status"
 }
 
-# differ WHAT EXPECTED ACTUAL: the first lines of a unified diff, indented
+# differ WHAT EXPECTED ACTUAL [LABEL LABEL]: the first lines of a unified
+# diff, indented
 differ() {
 	printf '%s differs:\n' "$1"
-	diff -u "$2" "$3" | head -40 | sed 's/^/    /'
+	diff -u --label "${4:-$2}" --label "${5:-actual}" "$2" "$3" | head -40 | sed 's/^/    /'
 }
 
 # The scratch folder's path, in output compared with a golden, reads $TMP.
@@ -159,9 +160,11 @@ run_case() {
 		if [ "$s1" != "$status" ]; then
 			why="with QBANK_THREADS=1 the exit status is $s1, not $status"
 		elif ! cmp -s "$w/serial.out" "$w/1.out"; then
-			why=$(differ "with QBANK_THREADS=1 the standard output" "$w/1.out" "$w/serial.out")
+			why=$(differ "with QBANK_THREADS=1 the standard output" "$w/1.out" "$w/serial.out" \
+				threaded QBANK_THREADS=1)
 		elif ! cmp -s "$w/serial.err" "$w/1.err"; then
-			why=$(differ "with QBANK_THREADS=1 the standard error" "$w/1.err" "$w/serial.err")
+			why=$(differ "with QBANK_THREADS=1 the standard error" "$w/1.err" "$w/serial.err" \
+				threaded QBANK_THREADS=1)
 		elif { has_files "$tmp" || has_files "$w/tmp.serial"; } &&
 			! d=$(diff -r "$tmp" "$w/tmp.serial" 2>&1); then
 			why="with QBANK_THREADS=1 the files in \$TMP differ:

@@ -4,9 +4,9 @@
 #    file that validates against schema/qbank.xsd;
 #  - every tests/schema/invalid/*.xml must be well-formed but FAIL
 #    validation (negative cases).
-# A suite of tests/run.sh (tests/suite links here). Prints "N passed,
-# M failed"; exits 1 on any failure,
-# 2 if the inputs are missing.
+# A suite of tests/run.sh (tests/schema/suite is a link to this file).
+# Prints "N passed, M failed"; exits 1 on any failure, 2 if the inputs are
+# missing.
 set -u
 
 xsd=schema/qbank.xsd
