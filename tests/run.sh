@@ -28,6 +28,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 export ROOT LC_ALL=C NO_COLOR=1
+# the first run of each case is the usual, threaded one
+unset QBANK_THREADS
 BUILD=${BUILD:-build}
 QBANK=${QBANK:-$BUILD/qbank}
 QTI_CHECK=${QTI_CHECK:-$BUILD/qti_check}
@@ -262,7 +264,7 @@ run_suite() {
 	(
 		sh "$1/suite" 2>&1 </dev/null
 		echo $? >"$W/suite.status"
-	) | tee "$W/suite.log" | grep -Ev '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$'
+	) | tee "$W/suite.log" | grep --line-buffered -Ev '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$'
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$W/suite.log" | tail -n 1)
 	rc=$(cat "$W/suite.status")
 	if [ -z "$line" ]; then
