@@ -3,6 +3,8 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test TESTS=cli    only the cases and suites below tests/cli (tests/README.md)
+#   make test-update  rewrite the expected files of the cases from their output
 #   make V=1          show the commands
 #
 # The public targets first run tools/setup.sh (quick when nothing is
