@@ -277,6 +277,7 @@ update_files() {
 # run_suite DIR: the suite's own output, its counts added to the total
 run_suite() {
 	echo "== $1"
+	start=$(date +%s)
 	(
 		sh "$1/suite" 2>&1 </dev/null
 		echo $? >"$W/suite.status"
@@ -295,13 +296,14 @@ run_suite() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + k))
-	echo "$1: $line"
+	echo "$1: $line ($(($(date +%s) - start)) s)"
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		failed=$((failed + 1))
 		echo "FAIL $1: exit status $rc"
 	fi
 }
 
+start=$(date +%s)
 # The cases, split over QBANK_TEST_JOBS workers (default: one per
 # processor); each case's report and verdict go to files of their own,
 # printed in order once all have run.
@@ -341,9 +343,9 @@ while [ $n -le "$ncases" ]; do
 done
 if [ "$ncases" -gt 0 ]; then
 	if [ $serial -eq 1 ]; then
-		echo "cases: $ncases run, each again with QBANK_THREADS=1"
+		echo "cases: $ncases run, each again with QBANK_THREADS=1 ($(($(date +%s) - start)) s)"
 	else
-		echo "cases: $ncases run (QBANK_TEST_NO_SERIAL=1: no second run)"
+		echo "cases: $ncases run (QBANK_TEST_NO_SERIAL=1: no second run) ($(($(date +%s) - start)) s)"
 	fi
 fi
 
