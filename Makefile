@@ -104,6 +104,7 @@ LIB_SRCS := \
 	tools/lib/run.c \
 	tools/lib/schema.c \
 	tools/lib/stats.c \
+	tools/lib/tempfile.c \
 	tools/lib/text.c \
 	tools/lib/xmlw.c
 

@@ -2,7 +2,8 @@
  * target's folder and renamed over the target only when complete, so a
  * failed export never leaves a partial file and an older output survives.
  * With no path, the bytes are spooled and copied to standard output on
- * commit (nothing is printed when the export fails).
+ * commit (nothing is printed when the export fails). The temporary file is
+ * registered (tempfile.h), so that an interrupted run removes it too.
  * Ownership: qb_atomic_commit and qb_atomic_abort both free the writer. */
 #ifndef QB_ATOMIC_H
 #define QB_ATOMIC_H
