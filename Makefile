@@ -138,6 +138,7 @@ UNIT_SRCS := \
 	tests/unit/check_rules.c \
 	tests/unit/check_stats.c \
 	tests/unit/check_tables.c \
+	tests/unit/check_tempfile.c \
 	tests/unit/check_text.c \
 	tests/unit/moodle_rules.c
 
