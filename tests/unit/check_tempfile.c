@@ -441,6 +441,60 @@ START_TEST(a_signal_on_a_worker_thread)
 }
 END_TEST
 
+/* A signal that arrives during a hold (on another thread, which runs the
+ * handler) waits for the renames: all three outputs are in place. */
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void run_with_a_hold(int wfd)
+{
+	struct report r;
+	struct qb_tempfile *t[3];
+	char tmpl[3][160], to[160];
+	sigset_t held;
+	pthread_t th;
+	int i, fd;
+
+	memset(&r, 0, sizeof(r));
+	if (qb_tempfile_catch_signals() || pthread_create(&th, NULL, idle, NULL))
+		_exit(97);
+	for (i = 0; i < 3; i++) {
+		at(tmpl[i], sizeof(tmpl[i]), ".form.tmp-XXXXXX");
+		if (qb_tempfile_create(&t[i], &fd, tmpl[i]) || write(fd, "new", 3) != 3)
+			_exit(96);
+		close(fd);
+	}
+	qb_tempfile_hold(&held);
+	tell(wfd, &r);    /* the signal comes now, and waits */
+	usleep(200000);
+	for (i = 0; i < 3; i++) {
+		snprintf(to, sizeof(to), "%s/form-%c", dir, 'A' + i);
+		if (qb_tempfile_rename(t[i], to))
+			_exit(95);
+	}
+	qb_tempfile_release(&held);
+	for (;;)
+		pause();
+}
+
+START_TEST(a_hold_lets_the_renames_complete)
+{
+	struct report r;
+	char names[256];
+	int status;
+
+	status = run_forked(run_with_a_hold, &r, SIGTERM);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status %#x", status);
+	listing(names, sizeof(names));
+	ck_assert_str_eq(names, "form-A\nform-B\nform-C\n");
+}
+END_TEST
+
 /* An inherited SIG_IGN is kept (nohup, a shell's background job): the run
  * goes on and removes its file when it exits. */
 static void run_ignoring_sigint(int wfd)
@@ -600,6 +654,7 @@ Suite *suite_tempfile(void)
 	tcase_add_loop_test(t, a_signal_removes_everything_and_ends_the_run, 0, 5);
 	tcase_add_test(t, a_stubborn_child_is_killed);
 	tcase_add_loop_test(t, a_signal_on_a_worker_thread, 0, 4);
+	tcase_add_test(t, a_hold_lets_the_renames_complete);
 	tcase_add_test(t, an_ignored_signal_stays_ignored_and_exit_cleans_up);
 	tcase_add_test(t, a_closed_pipe_ends_the_run_by_sigpipe);
 	tcase_add_test(t, a_forked_copy_leaves_the_parents_entries);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -221,18 +222,15 @@ static int copy_to_device(FILE *f, const char *path, struct qb_error *err)
 	return rc;
 }
 
-int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
+/* Flushes, syncs and closes the temporary file, every result checked, so
+ * that only the rename is left; once (a->f is then NULL). */
+static int finish(struct qb_atomic *a, struct qb_error *err)
 {
 	mode_t mask;
 	int rc = 0;
 
-	if (!a->path) {
-		rc = a->device ? copy_to_device(a->f, a->device, err)
-			       : copy_out(a->f, stdout, "standard output", err);
-		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
-		dispose(a);
-		return rc;
-	}
+	if (!a->path || !a->f)
+		return 0;
 	/* the temporary file is 0600; give the output the usual permissions */
 	mask = umask(0);
 	umask(mask);
@@ -246,6 +244,21 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 		rc = QB_EIO;
 	}
 	a->f = NULL;
+	return rc;
+}
+
+int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
+{
+	int rc;
+
+	if (!a->path) {
+		rc = a->device ? copy_to_device(a->f, a->device, err)
+			       : copy_out(a->f, stdout, "standard output", err);
+		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
+		dispose(a);
+		return rc;
+	}
+	rc = finish(a, err);
 	/* the rename replaces a symbolic link at the target rather than the
 	 * file it points to (qbank.1 "OUTPUT FILES") */
 	if (!rc && qb_tempfile_rename(a->tmp, a->path) != 0) {
@@ -255,6 +268,42 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 	if (rc)
 		qb_tempfile_delete(a->tmp);
 	dispose(a);
+	return rc;
+}
+
+int qb_atomic_commit_all(struct qb_atomic **v, size_t n, struct qb_error *err)
+{
+	sigset_t held;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++)
+		if (v[i])
+			rc = finish(v[i], err);
+	/* the renames only, with the signal handler held off (an fsync can
+	 * take long, a rename does not) */
+	qb_tempfile_hold(&held);
+	for (i = 0; i < n; i++) {
+		if (!v[i] || !v[i]->path)
+			continue;
+		if (!rc)
+			rc = qb_atomic_commit(v[i], err);
+		else
+			qb_atomic_abort(v[i]);
+		v[i] = NULL;
+	}
+	qb_tempfile_release(&held);
+	/* spooled outputs are copied out afterwards: a slow reader of a pipe
+	 * must not hold off an interrupt */
+	for (i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		if (!rc)
+			rc = qb_atomic_commit(v[i], err);
+		else
+			qb_atomic_abort(v[i]);
+		v[i] = NULL;
+	}
 	return rc;
 }
 

@@ -53,6 +53,10 @@ static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
  * handler has started to end the process. */
 static atomic_int busy;
 static atomic_int dying;
+/* Busy sections nest (a rename inside a hold): only the outermost blocks
+ * the signals, counts and checks for a dying process. */
+static _Thread_local int depth;
+static _Thread_local sigset_t outer_mask;   /* the mask outside them */
 
 static const int caught[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
@@ -77,11 +81,17 @@ static void busy_enter(sigset_t *old)
 {
 	sigset_t s;
 
+	if (depth++ > 0) {
+		*old = outer_mask;
+		return;
+	}
 	caught_set(&s);
 	pthread_sigmask(SIG_BLOCK, &s, old);
+	outer_mask = *old;
 	atomic_fetch_add(&busy, 1);
 	if (atomic_load(&dying)) {
 		atomic_fetch_sub(&busy, 1);
+		depth--;
 		pthread_sigmask(SIG_SETMASK, old, NULL);
 		for (;;)
 			pause();
@@ -90,6 +100,8 @@ static void busy_enter(sigset_t *old)
 
 static void busy_leave(const sigset_t *old)
 {
+	if (--depth > 0)
+		return;
 	atomic_fetch_sub(&busy, 1);
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
@@ -525,6 +537,16 @@ void qb_tempfile_forget(struct qb_tempfile *t)
 	path = slot_release(t);
 	busy_leave(&old);
 	free(path);
+}
+
+void qb_tempfile_hold(sigset_t *held)
+{
+	busy_enter(held);
+}
+
+void qb_tempfile_release(const sigset_t *held)
+{
+	busy_leave(held);
 }
 
 void qb_tempfile_remove_all(void)

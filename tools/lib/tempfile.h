@@ -40,6 +40,7 @@
 #ifndef QB_TEMPFILE_H
 #define QB_TEMPFILE_H
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/types.h>
 
@@ -92,6 +93,14 @@ void qb_tempfile_delete(struct qb_tempfile *t);
 /* Forgets an entry without touching what it names (kept on purpose, or
  * already gone). Accepts NULL. */
 void qb_tempfile_forget(struct qb_tempfile *t);
+
+/* Holds the signal handler off (it waits, on whichever thread it runs)
+ * until qb_tempfile_release, so that a group of renames completes as one:
+ * an interrupt then finds either every output old or every one new. Keep
+ * what is held short (renames, not writes); the handler waits 5 s at most.
+ * HELD keeps the thread's signal mask. Holds may nest. */
+void qb_tempfile_hold(sigset_t *held);
+void qb_tempfile_release(const sigset_t *held);
 
 /* Ends every registered child and removes every registered file and folder
  * of this process, as the signal handler does. */
