@@ -172,6 +172,22 @@ START_TEST(delete_removes_a_folder_and_what_is_in_it)
 END_TEST
 
 /* More entries at once than a chunk of the registry holds. */
+/* An importer's media folder: made as a temporary folder, filled, then
+ * renamed into place. */
+START_TEST(rename_keeps_a_folder)
+{
+	char tmpl[160], to[160], names[256];
+	struct qb_tempfile *t = filled_folder(tmpl, sizeof(tmpl));
+
+	at(to, sizeof(to), "out-media");
+	ck_assert_int_eq(qb_tempfile_rename(t, to), 0);
+	qb_tempfile_remove_all();
+	listing(names, sizeof(names));
+	ck_assert_str_eq(names, "out-media\noutside.txt\n");
+	ck_assert(exists("out-media/sub/deeper/b.png"));
+}
+END_TEST
+
 START_TEST(remove_all_removes_every_entry)
 {
 	struct qb_tempfile *t[80], *kept;
@@ -650,6 +666,7 @@ Suite *suite_tempfile(void)
 	tcase_add_test(t, failed_rename_stays_registered);
 	tcase_add_test(t, create_in_a_missing_folder);
 	tcase_add_test(t, delete_removes_a_folder_and_what_is_in_it);
+	tcase_add_test(t, rename_keeps_a_folder);
 	tcase_add_test(t, remove_all_removes_every_entry);
 	tcase_add_loop_test(t, a_signal_removes_everything_and_ends_the_run, 0, 5);
 	tcase_add_test(t, a_stubborn_child_is_killed);

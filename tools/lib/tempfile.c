@@ -33,7 +33,7 @@ extern char **environ;
 enum kind { KIND_FILE, KIND_DIR, KIND_CHILD };
 
 struct qb_tempfile {
-	atomic_int live;     /* 1 while registered */
+	atomic_int live;     /* 0 free, 2 claimed (being made), 1 registered */
 	enum kind kind;
 	pid_t owner;         /* the process that registered it */
 	pid_t pid;           /* KIND_CHILD: the child, leader of its group */

@@ -19,13 +19,17 @@
  *
  * Threads: the handler may run on any thread, whichever the kernel picks,
  * so no thread has to block these signals and the pipeline's threads are
- * not touched. Only async-signal-safe calls are made in it (kill, waitpid,
- * poll, unlink, openat, getdents64, unlinkat, close; no malloc, no lock).
- * Every change to the registry is made with those signals blocked in the
- * thread making it and counted in a "busy" counter; the handler first marks
- * the process as dying (a thread that then tries to change the registry
- * waits for the end instead), waits until no change is under way, and only
- * then removes what is registered. A temporary is therefore either renamed
+ * not touched (blocking them in each worker instead would have to be
+ * repeated wherever a thread is created, and one thread created without
+ * it would quietly break the cleanup). Only async-signal-safe calls are
+ * made in it (kill, waitpid, poll, unlink, openat, getdents64, unlinkat,
+ * close; no malloc, no lock): what it needs, the paths and the pids, is
+ * copied into the registry when an entry is made. Every change to the
+ * registry is made with those signals blocked in the thread making it and
+ * counted in a "busy" counter; the handler first marks the process as
+ * dying (a thread that then tries to change the registry waits for the end
+ * instead), waits until no change is under way, and only then removes what
+ * is registered. A temporary is therefore either renamed
  * into place or removed, never left half-registered.
  *
  * Paths are kept as given (relative to the current folder, which qbank never
