@@ -320,14 +320,14 @@ static void on_signal(int sig)
 
 /* ---- the public functions ------------------------------------------------ */
 
-/* A claimed slot of KIND with a copy of PATH (or none), outside any busy
- * section; NULL with errno ENOMEM. */
+/* A claimed slot of KIND holding a copy of PATH, outside any busy section;
+ * NULL with errno ENOMEM. */
 static struct qb_tempfile *slot_new(enum kind kind, const char *path)
 {
 	struct qb_tempfile *t = slot_take(kind);
-	char *copy = path ? strdup(path) : NULL;
+	char *copy = strdup(path);
 
-	if (!t || (path && !copy)) {
+	if (!t || !copy) {
 		if (t)
 			atomic_store(&t->live, 0);
 		free(copy);
@@ -410,9 +410,10 @@ int qb_tempfile_spawn(struct qb_tempfile **out, pid_t *pid, const char *file,
 		errno = e;
 		return QB_ENOMEM;
 	}
-	t = slot_new(KIND_CHILD, NULL);
+	t = slot_take(KIND_CHILD);
 	if (!t) {
 		posix_spawnattr_destroy(&attr);
+		errno = ENOMEM;
 		return QB_ENOMEM;
 	}
 	busy_enter(&old);
