@@ -32,6 +32,14 @@
  * is registered. A temporary is therefore either renamed
  * into place or removed, never left half-registered.
  *
+ * A program run on temporary files (pandoc making a PDF) needs three
+ * entries: a folder for its intermediates, made with qb_tempfile_mkdtemp
+ * and given to it as TMPDIR (pandoc and TeX write their own temporaries
+ * there), the child itself from qb_tempfile_spawn, ended with
+ * qb_tempfile_wait, and the output through atomic.h; then
+ * qb_tempfile_delete on the folder. An interrupt in between ends the child
+ * and its group first, then removes the folder and the partial output.
+ *
  * Paths are kept as given (relative to the current folder, which qbank never
  * changes). An entry made by another process (a forked child that has not
  * yet called exec) is never touched by it.
