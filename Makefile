@@ -3,11 +3,15 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install      set up the build job only (no TeX), install qbank and its man page
 #   make V=1          show the commands
 #
-# The public targets first run tools/setup.sh (quick when nothing is
-# missing), then call this Makefile again for the real work, so that
-# pkg-config is asked only once the packages are there.
+# The public targets first run tools/setup.sh with the jobs they need
+# (quick when nothing is missing): build for building, linting and
+# installing; print for the PDFs; test for the test suite (with what its
+# PDF tests need); hardening for fuzz, check-static and valgrind. Then they
+# call this Makefile again for the real work, so that pkg-config is asked
+# only once the packages are there.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -33,7 +37,7 @@ PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive
 # The qbank binary uses jemalloc instead of glibc's malloc: parsing
 # allocates and frees every node of every question, and with two threads
 # jemalloc made lint 6-11 % and the exports about 10 % faster at 100,000
-# questions than glibc's allocator (README "Performance"). Not
+# questions than glibc's allocator (measured A/B: README.md at b7f7d43). Not
 # with the sanitizers, which bring their own allocator; ALLOC_LIBS= turns
 # it off (e.g. for a ThreadSanitizer build).
 ifeq ($(SANITIZE),1)
@@ -80,7 +84,6 @@ LIB_SRCS := \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
-	tools/lib/exporters/qti_rich.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/imgpath.c \
@@ -124,6 +127,7 @@ CLI_SRCS := \
 	tools/cli/format.c \
 	tools/cli/json_writer.c \
 	tools/cli/main.c \
+	tools/cli/opts.c \
 	tools/cli/progress.c
 
 UNIT_SRCS := \
@@ -161,18 +165,23 @@ export QBANK_CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 
 .PHONY: all build test setup lint-bank export clean golden-update
 
-all: setup
+all:
+	$(Q)tools/setup.sh build print
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _all
 
-build: setup
+build:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _build
 
-test: setup
+test:
+	$(Q)tools/setup.sh build test
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _test
 
-golden-update: setup
+golden-update:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _golden_update
 
+# every job but hardening (tools/setup.sh without a job)
 setup:
 	$(Q)tools/setup.sh
 
@@ -262,7 +271,7 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
-# ---- printable exams (make pdf; see README "Printable exams") --------------
+# ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
 #   <name>.pdf                      the student version
@@ -283,7 +292,8 @@ PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf -answers.pdf \
 .PHONY: pdf _pdf
 .SECONDARY: $(PDFS:.pdf=.md)
 
-pdf: setup
+pdf:
+	$(Q)tools/setup.sh build print
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _pdf
 
 _pdf: $(PDFS)
@@ -308,7 +318,7 @@ $(PRINT)/%.pdf: $(PRINT)/%.md
 	@echo "  PANDOC  $@"
 	$(Q)cd $(@D) && $(PANDOC_PDF) -o .$(*F).tmp.pdf $(*F).md && mv .$(*F).tmp.pdf $(*F).pdf
 
-# ---- benchmark (not installed; see README "Performance") -------------------
+# ---- benchmark (not installed; see tools/bench/README.md) ------------------
 #
 #   make bench                      100,000 questions
 #   make bench BENCH_N=1000000      a million (about 2 GB of XML)
@@ -330,7 +340,8 @@ BENCH_RUSAGE := $(BUILD)/bench-tools/qbank-rusage
 
 .PHONY: bench _bench
 
-bench: setup
+bench:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _bench
 
 _bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_DIR)/bank-$(BENCH_N).xml
@@ -381,8 +392,8 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 
 .PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
 
-fuzz: setup
-	$(Q)tools/setup.sh hardening
+fuzz:
+	$(Q)tools/setup.sh build hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _fuzz
 
 _fuzz: _fuzz_build
@@ -417,8 +428,8 @@ $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o $(FUZZ_LIB_OBJS)
 $(FUZZ_DIR)/obj/%.d: ;
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/*.d
 
-valgrind: setup
-	$(Q)tools/setup.sh hardening
+valgrind:
+	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _valgrind
 
 _valgrind: $(QBANK) $(UNIT)
@@ -429,8 +440,8 @@ _valgrind: $(QBANK) $(UNIT)
 STATIC_SRCS := $(LIB_SRCS) $(CLI_SRCS) tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_export.c
 STATIC_DEFS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_EXPORTER='"moodle"'
 
-check-static: setup
-	$(Q)tools/setup.sh hardening
+check-static:
+	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _check_static
 
 _check_static:
@@ -472,10 +483,12 @@ QB_VERSION_STR = $(shell sed -n 's/^\#define QB_VERSION "\(.*\)"$$/\1/p' tools/l
 
 .PHONY: install uninstall man _install _man
 
-install: setup
+install:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _install
 
-man: setup
+man:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _man
 
 _man: $(MANPAGE)
@@ -520,13 +533,15 @@ $(BUILD)/obj/gen/starter_xml.o: $(BUILD)/gen/starter_xml.c
 
 .PHONY: readme-rules _readme_rules cli-update _cli_update
 
-readme-rules: setup
+readme-rules:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _readme_rules
 
 _readme_rules: $(QBANK)
 	$(Q)QBANK=$(QBANK) tools/readme-rules.sh
 
-cli-update: setup
+cli-update:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _cli_update
 
 _cli_update: $(QBANK)

@@ -80,18 +80,28 @@ t_man_renders() {
 	done
 }
 
-# Every command of --help and every option of `qbank help CMD` is in the
-# man page's source, so that the page cannot fall behind the command table.
+# Every command of --help, every option of `qbank help CMD` (long and
+# short) and qbank's own options are in the man page's source, so that the
+# page cannot fall behind the option tables that print the help.
+# man_has_options WHAT HELP: every option that the text HELP names is in the page
+man_has_options() {
+	for opt in $(printf '%s\n' "$2" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		grep -qF -- "\\$opt" "$src" || grep -qF -- "$opt" "$src" ||
+			{ echo "man page does not document '$1 $opt'"; rc=1; }
+	done
+	for opt in $(printf '%s\n' "$2" | grep -oE -- '^  -[a-zA-Z],' | cut -c3-4 | sort -u); do
+		grep -qF -- "**$opt**" "$src" || { echo "man page does not document '$1 $opt'"; rc=1; }
+	done
+}
+
 t_man_complete() {
 	src=tools/cli/qbank.1.md
 	rc=0
 	for cmd in $("$QBANK" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'); do
 		grep -q "^## $cmd\$" "$src" || { echo "man page has no section for command '$cmd'"; rc=1; }
-		for opt in $("$QBANK" help "$cmd" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
-			grep -qF -- "\\$opt" "$src" || grep -qF -- "$opt" "$src" ||
-				{ echo "man page does not document '$cmd $opt'"; rc=1; }
-		done
+		man_has_options "$cmd" "$("$QBANK" help "$cmd")"
 	done
+	man_has_options qbank "$("$QBANK" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on')"
 	return $rc
 }
 
@@ -325,13 +335,14 @@ check "progress: not shown with --quiet" not_shown quiet
 
 # ---- README blocks --------------------------------------------------------------
 
-# readme_block NAME: the fenced block after "<!-- test: NAME -->" in README.md.
+# readme_block NAME: the fenced block after "<!-- test: NAME -->" in README.md,
+# the man page's source or schema/README.md (each recipe lives in one of them).
 readme_block() {
 	awk -v name="$1" '
 		$0 == "<!-- test: " name " -->" { want = 1; next }
 		want && /^```/ && !inblock { inblock = 1; next }
 		inblock && /^```/ { exit }
-		inblock { print }' README.md
+		inblock { print }' README.md tools/cli/qbank.1.md schema/README.md
 }
 
 # A clean and a broken bank, each in a folder of its own as a bank repository.
