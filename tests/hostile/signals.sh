@@ -15,7 +15,7 @@
 # Environment: QBANK (the binary), GEN (tools/bench/gen.c's qbank-gen),
 # BUILD (the generated bank goes to $BUILD/signals/, made once per run),
 # SIGNALS_RUNS (runs per exporter and signal, default 3), SIGNALS_N (the
-# bank's questions, default 12000).
+# bank's questions, default 20000).
 # Prints "signals: N passed, M failed"; exits 1 when M > 0.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/../.." || exit 2
 : "${GEN:?GEN must name qbank-gen}"
 : "${BUILD:=build}"
 RUNS=${SIGNALS_RUNS:-3}
-N=${SIGNALS_N:-12000}
+N=${SIGNALS_N:-20000}
 export LC_ALL=C
 W="$BUILD/signals"
 rm -rf "$W"
@@ -92,11 +92,11 @@ interrupt() {
 		cp "$D/$f" "$W/$name.$f.orig"
 	done
 	# the first run of each pair comes early (maybe before the handlers are
-	# installed); the others once a temporary file exists, up to 1.2 s in
+	# installed); the others once a temporary file exists, up to 1 s in
 	if [ $run -eq 1 ]; then
 		delay=$((10 + $(random 60)))
 	else
-		delay=$(random 1200)
+		delay=$(random 1000)
 	fi
 	# shellcheck disable=SC2086
 	$START "$QBANK" export --no-config -q $ARGS "$W/bank.xml" >"$W/$name.out" 2>"$W/$name.err" &
