@@ -3,6 +3,8 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test TESTS=cli    only the cases and suites below tests/cli (tests/README.md)
+#   make test-update  rewrite the expected files of the cases from their output
 #   make install      set up the build job only (no TeX), install qbank and its man page
 #   make V=1          show the commands
 #
@@ -163,7 +165,7 @@ export QBANK_CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 
 # ---- public targets ---------------------------------------------------------
 
-.PHONY: all build test setup lint-bank export clean golden-update
+.PHONY: all build test test-update setup lint-bank export clean golden-update
 
 all:
 	$(Q)tools/setup.sh build print
@@ -177,9 +179,12 @@ test:
 	$(Q)tools/setup.sh build test
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _test
 
-golden-update:
-	$(Q)tools/setup.sh build
-	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _golden_update
+# rewrites the expected files of the test cases (TESTS= selects some; review the diff)
+test-update:
+	$(Q)tools/setup.sh build test
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _test_update
+
+golden-update: test-update
 
 # every job but hardening (tools/setup.sh without a job)
 setup:
@@ -190,7 +195,7 @@ clean:
 
 # ---- inner targets (packages present) --------------------------------------
 
-.PHONY: _all _build _test _golden_update _lint_bank _export
+.PHONY: _all _build _test _test_update _lint_bank _export
 
 _build: $(QBANK)
 
@@ -214,11 +219,17 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
 
-_test: $(QBANK) $(UNIT)
-	$(Q)QBANK=$(QBANK) UNIT=$(UNIT) BUILD=$(BUILD) GEN=$(BUILD)/bench-tools/qbank-gen tests/run.sh
+# tests/run.sh runs the cases and suites (TESTS= selects some, as its
+# arguments do; tests/README.md), then the Check unit tests close the run
+# with their summary line; any failure fails the target.
+TESTS ?=
 
-_golden_update: $(QBANK)
-	$(Q)QBANK=$(QBANK) tests/golden/run.sh --update
+_test: $(QBANK) $(UNIT)
+	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh $(TESTS); s=$$?; \
+	if [ -z "$(TESTS)" ]; then $(UNIT) || s=1; fi; exit $$s
+
+_test_update: $(QBANK) $(QTI_CHECK)
+	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh --update $(TESTS)
 
 # ---- building ---------------------------------------------------------------
 
@@ -257,9 +268,10 @@ $(UNIT): $(UNIT_OBJS) $(CLI_LIB_OBJS) $(LIBQBANK)
 
 # ---- QTI 2.1 package checker (tests/export/qti21) --------------------------
 #
-# tests/export/qti21/run.sh uses $(BUILD)/qti_check to unpack exported
-# packages, validate them against the official schemas in
-# QBANK_CONFORMANCE_DIR and compare every item's key with the bank.
+# The suite tests/export/qti21/suite uses $(BUILD)/qti_check to unpack
+# exported packages, validate them against the official schemas in
+# QBANK_CONFORMANCE_DIR and compare every item's key with the bank; the
+# case tests/golden/export/qti21/two-files unpacks its package with it.
 
 QTI_CHECK := $(BUILD)/qti_check
 
@@ -353,7 +365,7 @@ $(BENCH_DIR)/bank-%.xml: $(BENCH_GEN)
 	@echo "  GEN     $@"
 	$(Q)$(BENCH_GEN) -n $* -o $@.tmp && mv $@.tmp $@
 
-# tests/hostile/signals.sh interrupts exports of a generated bank
+# tests/hostile/signals/suite interrupts exports of a generated bank
 _test: $(BENCH_GEN)
 
 $(BENCH_GEN): $(BUILD)/obj/tools/bench/gen.o
@@ -372,7 +384,8 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 #                               libFuzzer harness (reader, moodle, qti21,
 #                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
 #   make check-static           cppcheck and clang-tidy over tools/ (.clang-tidy)
-#   make valgrind               command-line, golden and hostile tests, and the
+#   make valgrind               the cases and the hostile suite (tests/run.sh
+#                               tests/cli tests/golden tests/hostile) and the
 #                               unit tests, under valgrind memcheck
 #
 # The harnesses need clang with compiler-rt (libFuzzer, ASan, UBSan); the
@@ -432,7 +445,7 @@ valgrind:
 	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _valgrind
 
-_valgrind: $(QBANK) $(UNIT)
+_valgrind: $(QBANK) $(UNIT) $(QTI_CHECK)
 	$(Q)QBANK=$(QBANK) UNIT=$(UNIT) BUILD=$(BUILD) tests/valgrind.sh
 
 # Static analysis: cppcheck (warnings, portability, performance) and
@@ -529,9 +542,10 @@ $(BUILD)/obj/gen/starter_xml.o: $(BUILD)/gen/starter_xml.c
 #   make readme-rules   rewrites README.md's rule list (between <!-- rules:begin -->
 #                       and <!-- rules:end -->) from the rule table; the command-line
 #                       case tests/cli/readme-rules fails when it is stale
-#   make cli-update     rewrites the expected_* files of tests/cli/ (review the diff)
+#   make cli-update     the same as make test-update (the cases of tests/cli/ are
+#                       cases like any other)
 
-.PHONY: readme-rules _readme_rules cli-update _cli_update
+.PHONY: readme-rules _readme_rules cli-update
 
 readme-rules:
 	$(Q)tools/setup.sh build
@@ -540,9 +554,4 @@ readme-rules:
 _readme_rules: $(QBANK)
 	$(Q)QBANK=$(QBANK) tools/readme-rules.sh
 
-cli-update:
-	$(Q)tools/setup.sh build
-	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _cli_update
-
-_cli_update: $(QBANK)
-	$(Q)QBANK=$(QBANK) tests/cli/run.sh --update
+cli-update: test-update

@@ -1,6 +1,6 @@
 /* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_zip.c)
  * and its rich text (tools/lib/richtext.c); the packages themselves are
- * checked by tests/export/qti21/run.sh. */
+ * checked by tests/export/qti21/suite. */
 #include <stdio.h>
 #include <string.h>
 

@@ -40,8 +40,8 @@ static char *slurp(const char *file)
 	return buf;
 }
 
-/* tests/golden/lint/RULE/KIND/{args,expected} exist, and expected names the
- * rule (bad) or does not (good). */
+/* tests/golden/lint/RULE/KIND/{args,stdout} exist, and stdout names the rule
+ * (bad) or does not (good). */
 static void check_case(const char *rule, const char *kind, int must_fire)
 {
 	char path[1024], tag[256];
@@ -51,9 +51,9 @@ static void check_case(const char *rule, const char *kind, int must_fire)
 	args = slurp(path);
 	ck_assert_msg(args != NULL, "rule %s has no golden case %s (missing %s)", rule, kind, path);
 	free(args);
-	snprintf(path, sizeof(path), "%s/tests/golden/lint/%s/%s/expected", srcdir(), rule, kind);
+	snprintf(path, sizeof(path), "%s/tests/golden/lint/%s/%s/stdout", srcdir(), rule, kind);
 	expected = slurp(path);
-	ck_assert_msg(expected != NULL, "golden case %s/%s has no expected file (%s)", rule, kind,
+	ck_assert_msg(expected != NULL, "golden case %s/%s has no stdout file (%s)", rule, kind,
 		      path);
 	snprintf(tag, sizeof(tag), "[%s]", rule);
 	if (must_fire)
