@@ -224,12 +224,21 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 # with their summary line; any failure fails the target.
 TESTS ?=
 
-_test: $(QBANK) $(UNIT)
+_test: $(QBANK) $(UNIT) check-includes
 	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh $(TESTS); s=$$?; \
 	if [ -z "$(TESTS)" ]; then $(UNIT) || s=1; fi; exit $$s
 
 _test_update: $(QBANK) $(QTI_CHECK)
 	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh --update $(TESTS)
+
+# The floors of tools/ (tools/README.md "Floors"): no #include points up a
+# floor or makes a circle, no rule id is written as a string outside the
+# rule table. POSIX sh and awk, a fraction of a second: make test and make
+# check-static both run it.
+.PHONY: check-includes
+check-includes:
+	@echo "  FLOORS  tools/"
+	$(Q)tools/check-includes.sh
 
 # ---- building ---------------------------------------------------------------
 
@@ -383,7 +392,8 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 #   make fuzz FUZZ_SECONDS=60   replays tests/fuzz/regressions/, then runs each
 #                               libFuzzer harness (reader, moodle, qti21,
 #                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
-#   make check-static           cppcheck and clang-tidy over tools/ (.clang-tidy)
+#   make check-static           the include floors (tools/check-includes.sh), then
+#                               cppcheck and clang-tidy over tools/ (.clang-tidy)
 #   make valgrind               the cases and the hostile suite (tests/run.sh
 #                               tests/cli tests/golden tests/hostile) and the
 #                               unit tests, under valgrind memcheck
@@ -457,7 +467,7 @@ check-static:
 	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _check_static
 
-_check_static:
+_check_static: check-includes
 	@echo "  CPPCHECK tools/"
 	$(Q)cppcheck --quiet --std=c11 --language=c --enable=warning,portability,performance \
 		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 -j2 \

@@ -38,6 +38,41 @@ START_TEST(rules_sorted_unique)
 }
 END_TEST
 
+/* The names of rule_ids.h, in their order. */
+static const char *const rule_names[] = {
+#define NAME_(name) #name,
+	QB_RULE_LIST(NAME_)
+#undef NAME_
+};
+
+/* Every QB_RULE_* indexes the row whose id it spells ("key-missing" is
+ * QB_RULE_KEY_MISSING), and every row is there: a report that names a rule
+ * by its key reports that rule. */
+START_TEST(rule_keys_match_ids)
+{
+	size_t i, j;
+
+	ck_assert_uint_eq(sizeof(rule_names) / sizeof(rule_names[0]), QB_RULE_COUNT);
+	ck_assert_uint_eq(qb_nrules, QB_RULE_COUNT);
+	for (i = 0; i < QB_RULE_COUNT; i++) {
+		const char *id = qb_rules[i].id, *name = rule_names[i];
+
+		ck_assert_msg(id != NULL, "QB_RULE_%s has no row in the table", name);
+		for (j = 0; id[j] && name[j]; j++) {
+			char want = id[j] == '-' ? '_' : id[j] >= 'a' && id[j] <= 'z' ? id[j] - 'a' + 'A'
+										 : id[j];
+
+			if (want != name[j])
+				break;
+		}
+		ck_assert_msg(!id[j] && !name[j], "row %zu is '%s' but its key is QB_RULE_%s", i, id,
+			      name);
+	}
+	ck_assert_str_eq(qb_rules[QB_RULE_KEY_MISSING].id, "key-missing");
+	ck_assert_str_eq(qb_rules[QB_RULE_XML_SYNTAX].id, "xml-syntax");
+}
+END_TEST
+
 START_TEST(commands_sorted)
 {
 	CHECK_SORTED(qb_commands, qb_ncommands, opts->name);
@@ -182,6 +217,7 @@ Suite *suite_tables(void)
 	TCase *tc = tcase_create("sorted");
 
 	tcase_add_test(tc, rules_sorted_unique);
+	tcase_add_test(tc, rule_keys_match_ids);
 	tcase_add_test(tc, commands_sorted);
 	tcase_add_test(tc, exporters_sorted);
 	tcase_add_test(tc, formats_sorted);

@@ -1,5 +1,5 @@
 /* The command line: the table of commands over the library core, and what
- * the commands share (exit statuses, messages). Only this layer prints and
+ * the commands share (exit statuses and messages: msg.h). Only this layer prints and
  * decides exit status; the output formats of lint are format.h's, below
  * the commands. Each command's options, and so its help, are a struct
  * qb_opts (opts.h) in the command's own file.
@@ -7,13 +7,8 @@
 #ifndef QB_CLI_H
 #define QB_CLI_H
 
-#include <stdio.h>
-
+#include "msg.h"
 #include "opts.h"
-
-/* Exit statuses (DESIGN.md): 0 clean, 1 findings fail the run, 2 usage,
- * configuration or I/O error. */
-enum { QB_EXIT_OK = 0, QB_EXIT_FINDINGS = 1, QB_EXIT_USAGE = 2 };
 
 struct qb_command {
 	const struct qb_opts *opts;   /* its name, summary, options and help */
@@ -44,14 +39,5 @@ int cmd_lint(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
-
-/* Prints "qbank: MESSAGE" on stderr. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "qbank: MESSAGE" and the hint to CMD's help ('qbank --help' for
- * NULL) on stderr, and returns QB_EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* 1 when colour may be used on F (a terminal, NO_COLOR unset). */
-int cli_use_color(FILE *f);
 
 #endif

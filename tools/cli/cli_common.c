@@ -114,7 +114,7 @@ int cli_lint_setup_finish(struct cli_lint_setup *s, const char *cmd)
 			return 0;
 		path = found;
 	}
-	rc = qb_config_load(s->cfg, path, &err);
+	rc = qb_config_load(s->cfg, path, qb_rule_known, &err);
 	if (rc == QB_EINVAL)
 		fprintf(stderr, "%s\n", err.msg);   /* FILE:LINE: message, as compilers print */
 	else if (rc)

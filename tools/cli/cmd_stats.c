@@ -8,6 +8,7 @@
 #include "../lib/config.h"
 #include "../lib/lint.h"
 #include "../lib/paths.h"
+#include "../lib/rules.h"
 #include "../lib/run.h"
 #include "../lib/stats.h"
 #include "cli.h"
@@ -151,7 +152,8 @@ static size_t report_unread(const struct qb_diags *d)
 	for (i = 0; i < d->n; i++) {
 		const struct qb_diag *x = &d->v[i];
 
-		if (strcmp(x->rule, "xml-syntax") != 0 && strcmp(x->rule, "xml-schema") != 0)
+		if (strcmp(x->rule, qb_rules[QB_RULE_XML_SYNTAX].id) != 0 &&
+		    strcmp(x->rule, qb_rules[QB_RULE_XML_SCHEMA].id) != 0)
 			continue;
 		n++;
 		if (x->line)

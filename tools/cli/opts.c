@@ -9,7 +9,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cli.h"
+#include "msg.h"
 
 /* getopt_long's value of the long option of row I (above every char). */
 #define VAL0 256
