@@ -239,7 +239,10 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	[QB_RULE_SUPPRESSION_UNUSED] = { "suppression-unused", QB_SEV_WARNING,
 	  "an inline suppression suppresses nothing",
 	  "A <!-- qbank-disable RULE -- reason --> comment before a question, or a qbank-disable-file "
-	  "comment, that matches no finding is stale and hides future problems.\n"
+	  "comment, that matches no finding is stale and hides future problems. 'qbank-disable: RULE' "
+	  "and 'qbank-disable=RULE' are read as 'qbank-disable RULE'; a comment in another linter's "
+	  "habit that qbank does not read ('qbank-disable-next-line', 'qbank-ignore', "
+	  "'qbank-noqa', ...) is reported here too, since it suppresses nothing.\n"
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
