@@ -373,6 +373,35 @@ static void clean_message(char *msg, size_t cap, const char *m)
 		msg[--n] = '\0';
 }
 
+/* The fix for the syntax errors authors make most, by the start of
+ * libxml2's message: a bare '&' or '<' in text (formulas, "R&D", "a < b",
+ * inside <math> as well). */
+static const struct {
+	const char *prefix;
+	const char *hint;
+} syntax_hints[] = {
+	{ "xmlParseEntityRef: no name", "a bare '&' in text: write &amp;" },
+	{ "EntityRef: expecting ';'", "an '&' that starts no entity (R&D): write &amp; (R&amp;D)" },
+	{ "StartTag: invalid element name", "a bare '<' in text (a < b): write &lt; (a &lt; b)" },
+	{ "Unescaped '<' not allowed in attributes", "write &lt; for '<' in an attribute value" },
+};
+
+/* Appends the fix and the column to the message MSG of a syntax error. */
+static void syntax_hint(char *msg, size_t cap, const xmlError *e)
+{
+	size_t i, n = strlen(msg);
+
+	if (e->domain != XML_FROM_PARSER || !e->message)
+		return;
+	for (i = 0; i < sizeof(syntax_hints) / sizeof(syntax_hints[0]); i++)
+		if (strncmp(e->message, syntax_hints[i].prefix, strlen(syntax_hints[i].prefix)) == 0)
+			break;
+	if (i < sizeof(syntax_hints) / sizeof(syntax_hints[0]))
+		n += (size_t)snprintf(msg + n, cap - n, "; %s", syntax_hints[i].hint);
+	if (n < cap && e->int2 > 0)
+		snprintf(msg + n, cap - n, " (column %d)", e->int2);
+}
+
 static void on_xml_error(void *ctx, xmlErrorPtr e)
 {
 	struct qb_reader *r = ctx;
@@ -384,6 +413,8 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	if (e->level == XML_ERR_FATAL)
 		r->fatal = 1;
 	clean_message(msg, sizeof(msg), e->message ? e->message : "unknown XML error");
+	n = strlen(msg);
+	syntax_hint(msg, sizeof(msg), e);
 	n = strlen(msg);
 	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
 		snprintf(msg + n, sizeof(msg) - n, "; XML comments cannot contain '--': write "
