@@ -386,13 +386,61 @@ static const struct {
 	{ "Unescaped '<' not allowed in attributes", "write &lt; for '<' in an attribute value" },
 };
 
+/* Files that are not qbank banks, by their root element: the finding says
+ * what the file is instead of what the schema expected. */
+static const struct {
+	const char *root;
+	const char *what;
+} foreign_roots[] = {
+	{ "quiz", "a Moodle XML file (<quiz>)" },
+	{ "questestinterop", "a QTI 1.2 file (<questestinterop>)" },
+	{ "assessmentItem", "a QTI 2.x item (<assessmentItem>)" },
+	{ "assessmentTest", "a QTI 2.x test (<assessmentTest>)" },
+	{ "html", "an HTML page (<html>)" },
+};
+
+/* For the schema's "no matching global declaration" on the root: one
+ * message that names what the file is. Replaces MSG. */
+static void foreign_root(char *msg, size_t cap, const xmlError *e)
+{
+	static const char marker[] = "No matching global declaration available for the validation root";
+	const char *m = e->message, *a, *b;
+	size_t i;
+
+	if (!m || !strstr(m, marker) || strncmp(m, "Element '", 9) != 0)
+		return;
+	a = m + 9;
+	b = strchr(a, '\'');
+	if (!b)
+		return;
+	for (i = 0; i < sizeof(foreign_roots) / sizeof(foreign_roots[0]); i++)
+		if (strlen(foreign_roots[i].root) == (size_t)(b - a) &&
+		    strncmp(a, foreign_roots[i].root, (size_t)(b - a)) == 0)
+			break;
+	if (i < sizeof(foreign_roots) / sizeof(foreign_roots[0]))
+		snprintf(msg, cap, "this is %s, not a qbank bank: a bank's root element is <bank> "
+			 "(schema/README.md); convert the questions into one", foreign_roots[i].what);
+	else
+		snprintf(msg, cap, "the root element is <%.*s>, not <bank>: this is not a qbank bank "
+			 "(schema/README.md)", (int)(b - a), a);
+}
+
 /* Appends the fix and the column to the message MSG of a syntax error. */
 static void syntax_hint(char *msg, size_t cap, const xmlError *e)
 {
 	size_t i, n = strlen(msg);
 
+	if (e->domain == XML_FROM_SCHEMASV)
+		foreign_root(msg, cap, e);
 	if (e->domain != XML_FROM_PARSER || !e->message)
 		return;
+	if (strncmp(e->message, "Document is empty", 17) == 0 ||
+	    strncmp(e->message, "Start tag expected", 18) == 0) {
+		snprintf(msg, cap, "this file is not XML (no '<' starts it): a GIFT, Aiken or other "
+			 "text quiz is not a qbank bank; convert the questions into a <bank> "
+			 "(schema/README.md)");
+		return;
+	}
 	for (i = 0; i < sizeof(syntax_hints) / sizeof(syntax_hints[0]); i++)
 		if (strncmp(e->message, syntax_hints[i].prefix, strlen(syntax_hints[i].prefix)) == 0)
 			break;
