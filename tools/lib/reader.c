@@ -386,6 +386,14 @@ static const struct {
 	{ "Unescaped '<' not allowed in attributes", "write &lt; for '<' in an attribute value" },
 };
 
+/* 1 when E is the parser's "Input is not proper UTF-8": bytes of another
+ * encoding in a file read as UTF-8, reported as xml-encoding. */
+static int is_bad_utf8(const xmlError *e)
+{
+	return e->domain == XML_FROM_PARSER && e->message &&
+	       strncmp(e->message, "Input is not proper UTF-8", 25) == 0;
+}
+
 /* Files that are not qbank banks, by their root element: the finding says
  * what the file is instead of what the schema expected. */
 static const struct {
@@ -434,6 +442,14 @@ static void syntax_hint(char *msg, size_t cap, const xmlError *e)
 		foreign_root(msg, cap, e);
 	if (e->domain != XML_FROM_PARSER || !e->message)
 		return;
+	if (is_bad_utf8(e)) {
+		n += (size_t)snprintf(msg + n, cap - n, "; if the file was saved as Latin-1 or "
+				      "Windows-1252, convert it: iconv -f WINDOWS-1252 -t UTF-8 FILE "
+				      "> NEW");
+		if (n < cap && e->int2 > 0)
+			snprintf(msg + n, cap - n, " (column %d)", e->int2);
+		return;
+	}
 	if (strncmp(e->message, "Document is empty", 17) == 0 ||
 	    strncmp(e->message, "Start tag expected", 18) == 0) {
 		snprintf(msg, cap, "this file is not XML (no '<' starts it): a GIFT, Aiken or other "
@@ -469,7 +485,9 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 			 "<!-- qbank-disable RULE - reason --> with a single dash");
 	if (grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)))
 		return;
-	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA : QB_RULE_XML_SYNTAX;
+	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA
+				 : is_bad_utf8(e)		 ? QB_RULE_XML_ENCODING
+								 : QB_RULE_XML_SYNTAX;
 	r->pend[r->npend].line = e->line > 0 ? (unsigned long)e->line : 0;
 	r->pend[r->npend].msg = strdup(msg);
 	if (r->pend[r->npend].msg)

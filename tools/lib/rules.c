@@ -284,10 +284,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Good: no DOCTYPE; write &lt; &amp; &gt; &quot; &apos; or the character itself.",
 	  NULL, NULL },
 	[QB_RULE_XML_ENCODING] = { "xml-encoding", QB_SEV_ERROR,
-	  "the file is not UTF-8 (UTF-16, or another declared encoding)",
+	  "the file is not UTF-8 (UTF-16, another declared encoding, or bytes that are not UTF-8)",
 	  "Bank files are UTF-8 so that diffs, grep and review in pull requests work on them and "
 	  "line numbers mean the same everywhere. A UTF-16 file (byte-order mark) or an XML "
-	  "declaration naming another encoding is not read.\n"
+	  "declaration naming another encoding is not read, and a byte that is not UTF-8 (a Latin-1 "
+	  "0xE9 for an accented e, pasted from an old file) stops the parse; the finding names the "
+	  "bytes, the column and the iconv command that converts the file.\n"
 	  "Bad: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
 	  "Good: <?xml version=\"1.0\" encoding=\"UTF-8\"?> (convert with iconv -t UTF-8).",
 	  NULL, NULL },
