@@ -88,6 +88,7 @@ LIB_SRCS := \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
 	tools/lib/paths.c \
+	tools/lib/pipeline.c \
 	tools/lib/reader.c \
 	tools/lib/richtext.c \
 	tools/lib/rules.c \

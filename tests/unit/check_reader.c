@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../tools/lib/reader.h"
+#include "../../tools/lib/reader_hold.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
 
@@ -55,7 +56,7 @@ static void free_schema(void)
 
 static struct qb_reader *open_fixture(const char *path, struct sink *s)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, s, 1 };
+	struct qb_reader_opts o = { schema, 0, on_diag, s };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -219,7 +220,7 @@ END_TEST
 
 START_TEST(missing_file_is_an_io_error)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 1 };
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -366,12 +367,12 @@ START_TEST(limits_make_a_question_invalid)
 }
 END_TEST
 
-/* With slots, questions stay whole while the reader reads on: their
- * subtrees, attributes, categories and pragmas outlive the end tags of
- * their categories, until they are given back. */
-START_TEST(slots_keep_questions_until_released)
+/* Held questions stay whole while the reader reads on: their subtrees,
+ * attributes, categories and pragmas outlive the end tags of their
+ * categories, until they are given back. */
+START_TEST(held_questions_stay_until_released)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 3 };
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
 	struct qb_error err = { 0, "" };
 	const struct qb_question *q[4];
 	struct qb_reader *r = NULL;
@@ -380,6 +381,7 @@ START_TEST(slots_keep_questions_until_released)
 
 	o.diag_ctx = &s;
 	ck_assert_int_eq(qb_reader_open(&r, FIX "all-types.xml", &o, &err), 0);
+	ck_assert_int_eq(qb_reader_hold(r, 3), 0);
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(qb_reader_next(r, &q[i]), 1);
 	ck_assert_int_eq(qb_reader_next(r, &q[3]), QB_EINVAL);
@@ -420,7 +422,7 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, doctype_and_encoding_are_refused);
 	tcase_add_test(tc, messages_are_one_line);
 	tcase_add_test(tc, limits_make_a_question_invalid);
-	tcase_add_test(tc, slots_keep_questions_until_released);
+	tcase_add_test(tc, held_questions_stay_until_released);
 	suite_add_tcase(s, tc);
 	return s;
 }
