@@ -412,8 +412,9 @@ static int question(struct md_state *st, const struct qb_question *q)
 	}
 	if (st->ngroup > 0 && (q->file_index != st->gfile || q->category_serial != st->gserial))
 		rc = flush_group(st);
+	/* an array of pointers: sizeof(*st->group) is meant */
 	if (!rc)
-		rc = QB_ARRAY_PUSH(st->group, st->ngroup, st->capgroup, it);
+		rc = QB_ARRAY_PUSH(st->group, st->ngroup, st->capgroup, it);  /* NOLINT(bugprone-sizeof-expression) */
 	if (rc) {
 		md_item_free(it);
 		return rc;
