@@ -1,7 +1,7 @@
 #include "pipeline.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +12,11 @@
 /* Two threads: parsing with schema validation is most of the cost of a
  * run, so a file is read on a thread of its own while the calling thread
  * runs the hooks, and the two halves overlap on two cores. The reader
- * thread hands questions over through a small ring, in file order; the
- * findings the reader makes are carried with the question they came
- * before, so that the linter sees exactly the sequence one thread would.
- * Questions go back to the reader thread through a second ring to be
- * freed (their nodes may hold strings of the parser's dictionary).
+ * thread hands questions over through a queue of QUEUE_LEN, in file
+ * order; the findings the reader makes are carried with the question they
+ * came before, so that the linter sees exactly the sequence one thread
+ * would. Questions go back to the reader thread through a second queue to
+ * be freed (their nodes may hold strings of the parser's dictionary).
  *
  * Where the rules run: beside a light question hook (statistics, most
  * exporters), so that the reader thread has only reading to do; on the
@@ -26,10 +26,10 @@
  * joined), and the findings reach it straight from the reader when the
  * rules run on the reading thread.
  *
- * Each ring has one writer and one reader and needs no lock: a thread
- * takes the mutex only to sleep, and wakes the other only once BATCH
- * questions (or the end) are ready for it. (A lock taken per question made
- * the threads wait on each other tens of thousands of times a run.) */
+ * The queues are under one mutex, and a thread that waits is woken only
+ * once BATCH questions (or the end) are ready for it, or BATCH places
+ * free: woken for each question, the two threads switched 10 times as
+ * often and lint took a quarter more CPU time (tools/bench/README.md). */
 
 #define QUEUE_LEN 32
 #define SLOTS (2 * QUEUE_LEN + 2)
@@ -179,105 +179,73 @@ static int read_here(struct file_run *f, struct qb_reader *r, struct qb_error *e
 /* ---- two threads ------------------------------------------------------- */
 
 struct pipe {
-	/* reader -> hooks: events; the reader advances put, the hooks' side got */
-	struct event queue[QUEUE_LEN];
-	atomic_size_t put, got;
-	/* hooks -> reader: the questions it is done with */
-	const struct qb_question *back[SLOTS];
-	atomic_size_t back_put, back_got;
-	size_t held;                  /* the reader's count of questions out of its hands */
-	atomic_int stop;
-	/* sleeping, and waking the other thread */
+	/* the two queues and the flags, under mu */
 	pthread_mutex_t mu;
 	pthread_cond_t to_reader, to_hooks;
-	atomic_int reader_sleeps, hooks_sleep;
+	struct event queue[QUEUE_LEN];          /* reader -> hooks */
+	size_t put, got;
+	const struct qb_question *back[SLOTS];  /* hooks -> reader, to be freed */
+	size_t back_put, back_got;
+	int reader_waits, hooks_wait, stop;
 
+	/* the reader thread's own */
 	struct qb_reader *r;
-	struct rdiags pending;        /* the reader thread's, until queued */
+	size_t held;                  /* questions out of its hands */
+	struct rdiags pending;        /* findings, until queued */
 	struct qb_lint *lint_here;    /* non-NULL: the reader thread runs the rules */
 };
 
-/* Sleeps until READY(P) holds. SLEEPS is set before READY is looked at
- * again, and the other thread makes its progress visible before it looks
- * at SLEEPS (all sequentially consistent), so one of the two sees the
- * other: either this thread sees the progress and does not sleep, or the
- * other sees it asleep and signals, under the mutex that this thread holds
- * until it waits. */
-static void sleep_until(struct pipe *p, atomic_int *sleeps, pthread_cond_t *cv,
-			int (*ready)(struct pipe *))
+/* The reader thread waits for room in the queue and a free slot, and
+ * takes back the questions the hooks' side is done with into MINE; their
+ * number, or SIZE_MAX when told to stop. */
+static size_t wait_for_room(struct pipe *p, const struct qb_question **mine)
 {
-	if (ready(p))
-		return;
+	size_t n = 0;
+	int stop;
+
 	pthread_mutex_lock(&p->mu);
-	atomic_store(sleeps, 1);
-	while (!ready(p))
-		pthread_cond_wait(cv, &p->mu);
-	atomic_store(sleeps, 0);
-	pthread_mutex_unlock(&p->mu);
-}
-
-static void wake(struct pipe *p, pthread_cond_t *cv)
-{
-	pthread_mutex_lock(&p->mu);
-	pthread_cond_signal(cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* The reader may read on: there is room in the queue and a free slot. */
-static int reader_may_go(struct pipe *p)
-{
-	return atomic_load(&p->stop) ||
-	       (atomic_load(&p->put) - atomic_load(&p->got) < QUEUE_LEN &&
-		(p->held < SLOTS || atomic_load(&p->back_put) != atomic_load(&p->back_got)));
-}
-
-static int hooks_may_go(struct pipe *p)
-{
-	return atomic_load(&p->put) != atomic_load(&p->got);
-}
-
-/* Frees the questions the hooks' side is done with (the reader thread). */
-static void take_back(struct pipe *p)
-{
-	size_t i = atomic_load_explicit(&p->back_got, memory_order_relaxed);
-	size_t n = atomic_load_explicit(&p->back_put, memory_order_acquire);
-
-	for (; i != n; i++) {
-		qb_reader_release(p->r, p->back[i % SLOTS]);
-		p->held--;
+	while (!p->stop && !(p->put - p->got < QUEUE_LEN &&
+			     (p->held < SLOTS || p->back_put != p->back_got))) {
+		p->reader_waits = 1;
+		pthread_cond_wait(&p->to_reader, &p->mu);
 	}
-	atomic_store_explicit(&p->back_got, n, memory_order_release);
+	p->reader_waits = 0;
+	for (; p->back_got != p->back_put; p->back_got++)
+		mine[n++] = p->back[p->back_got % SLOTS];
+	stop = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	return stop ? SIZE_MAX : n;
 }
 
-/* Queues EV for the hooks' side. There is room: read_all waited for it
- * before reading, and only this thread fills the queue. */
+/* Queues EV for the hooks' side, waking it once BATCH events (or the end)
+ * are there for it. */
 static void queue_event(struct pipe *p, const struct event *ev)
 {
-	size_t put = atomic_load_explicit(&p->put, memory_order_relaxed);
-
-	p->queue[put % QUEUE_LEN] = *ev;
-	if (ev->q)
-		p->held++;
-	atomic_store(&p->put, put + 1);
-	if (atomic_load(&p->hooks_sleep) &&
-	    (put + 1 - atomic_load(&p->got) >= BATCH || !ev->q))
-		wake(p, &p->to_hooks);
+	pthread_mutex_lock(&p->mu);
+	p->queue[p->put++ % QUEUE_LEN] = *ev;
+	if (p->hooks_wait && (p->put - p->got >= BATCH || !ev->q))
+		pthread_cond_signal(&p->to_hooks);
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* The reader thread: reads to the end, the first error, or a stop. */
 static void *read_all(void *arg)
 {
 	struct pipe *p = arg;
+	const struct qb_question *mine[SLOTS];
 	int rc;
 
 	do {
 		struct event ev;
 		const struct qb_question *q = NULL;
+		size_t i, n = wait_for_room(p, mine);
 
-		sleep_until(p, &p->reader_sleeps, &p->to_reader, reader_may_go);
-		take_back(p);
-		if (atomic_load(&p->stop))
+		if (n == SIZE_MAX)
 			break;
+		/* outside the lock: freeing a subtree takes a while */
+		for (i = 0; i < n; i++)
+			qb_reader_release(p->r, mine[i]);
+		p->held -= n;
 		rc = qb_reader_next(p->r, &q);
 		if (p->lint_here && rc == 1) {
 			int lrc = qb_lint_question(p->lint_here, q);
@@ -288,40 +256,47 @@ static void *read_all(void *arg)
 		event_of(&ev, p->r, q, rc);
 		ev.diags = p->pending;
 		memset(&p->pending, 0, sizeof(p->pending));
+		p->held += ev.q != NULL;
 		queue_event(p, &ev);
 	} while (rc == 1);
 	return NULL;
 }
 
+/* The hooks' side waits for the next event, and wakes the reader once
+ * BATCH places are free in the queue. */
 static struct event next_event(struct pipe *p)
 {
-	size_t got = atomic_load_explicit(&p->got, memory_order_relaxed);
 	struct event ev;
 
-	sleep_until(p, &p->hooks_sleep, &p->to_hooks, hooks_may_go);
-	ev = p->queue[got % QUEUE_LEN];
-	atomic_store(&p->got, got + 1);
-	if (atomic_load(&p->reader_sleeps) &&
-	    atomic_load(&p->put) - (got + 1) <= QUEUE_LEN - BATCH)
-		wake(p, &p->to_reader);
+	pthread_mutex_lock(&p->mu);
+	while (p->put == p->got) {
+		p->hooks_wait = 1;
+		pthread_cond_wait(&p->to_hooks, &p->mu);
+	}
+	p->hooks_wait = 0;
+	ev = p->queue[p->got++ % QUEUE_LEN];
+	if (p->reader_waits && p->put - p->got <= QUEUE_LEN - BATCH)
+		pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
 	return ev;
 }
 
 static void give_back(struct pipe *p, const struct qb_question *q)
 {
-	size_t n = atomic_load_explicit(&p->back_put, memory_order_relaxed);
-
-	p->back[n % SLOTS] = q;
-	atomic_store(&p->back_put, n + 1);
+	pthread_mutex_lock(&p->mu);
+	p->back[p->back_put++ % SLOTS] = q;
 	/* the reader waits for a slot only when every one is out */
-	if (atomic_load(&p->reader_sleeps) && n + 1 - atomic_load(&p->back_got) >= BATCH)
-		wake(p, &p->to_reader);
+	if (p->reader_waits && p->back_put - p->back_got >= BATCH)
+		pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
 }
 
 static void stop_reader(struct pipe *p)
 {
-	atomic_store(&p->stop, 1);
-	wake(p, &p->to_reader);
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Runs the reader thread over P's reader to its end (or the first error)
@@ -356,8 +331,8 @@ static int pump(struct file_run *f, struct pipe *p, struct qb_error *err)
 	}
 	pthread_join(t, NULL);
 	/* after the join the queue is ours alone */
-	for (; atomic_load(&p->got) != atomic_load(&p->put); atomic_fetch_add(&p->got, 1))
-		free_diags(&p->queue[atomic_load(&p->got) % QUEUE_LEN].diags);
+	for (; p->got != p->put; p->got++)
+		free_diags(&p->queue[p->got % QUEUE_LEN].diags);
 	return rc;
 }
 
