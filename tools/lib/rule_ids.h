@@ -19,6 +19,7 @@
 	X(ID_DUPLICATE)                 \
 	X(IMG_MISSING)                  \
 	X(IMG_UNSAFE_PATH)              \
+	X(IMPORT_REFUSED)               \
 	X(KEY_ALL_CORRECT)              \
 	X(KEY_MISSING)                  \
 	X(KEY_MULTIPLE)                 \

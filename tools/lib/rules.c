@@ -82,6 +82,16 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
 	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
 	  qb_rule_img_unsafe_path, NULL },
+	[QB_RULE_IMPORT_REFUSED] = { "import-refused", QB_SEV_ERROR,
+	  "qbank import left out a question its source does not state completely",
+	  "Reported by qbank import, not by lint: a question of an Aiken, GIFT or Moodle XML file "
+	  "that does not say what it means (an Aiken question without an ANSWER line, or whose "
+	  "ANSWER names no option; fewer than two options) is left out of the imported bank, and "
+	  "the finding names its line. The other questions of the file are imported; the exit "
+	  "status is 1.\n"
+	  "Bad: an Aiken question with options A) to C) and 'ANSWER: D'.\n"
+	  "Good: 'ANSWER: B', naming one of the options.",
+	  NULL, NULL },
 	[QB_RULE_KEY_ALL_CORRECT] = { "key-all-correct", QB_SEV_WARNING,
 	  "every option of a multiple-answer question is correct",
 	  "A multiple-answer question whose options are all correct rewards selecting everything and "
