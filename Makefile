@@ -91,6 +91,7 @@ LIB_SRCS := \
 	tools/lib/imgpath.c \
 	tools/lib/import.c \
 	tools/lib/importers/aiken.c \
+	tools/lib/importers/gift.c \
 	tools/lib/importers/importers.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \

@@ -359,7 +359,45 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 			qb_xw_end(x);
 		}
 		break;
-	default:
+	case QB_IMP_TRUEFALSE:
+		qb_xw_elem(x, "answer", q->truth ? "true" : "false");
+		if (q->true_feedback && *q->true_feedback) {
+			qb_xw_start_mixed(x, "rationale");
+			qb_xw_attr(x, "for", "true");
+			qb_xw_text(x, q->true_feedback);
+			qb_xw_end_mixed(x);
+		}
+		if (q->false_feedback && *q->false_feedback) {
+			qb_xw_start_mixed(x, "rationale");
+			qb_xw_attr(x, "for", "false");
+			qb_xw_text(x, q->false_feedback);
+			qb_xw_end_mixed(x);
+		}
+		break;
+	case QB_IMP_SHORT:
+		for (i = 0; i < q->nchoices; i++)
+			qb_xw_elem(x, "answer", q->choices[i].text);
+		break;
+	case QB_IMP_NUMERIC:
+		for (i = 0; i < q->nchoices; i++) {
+			qb_xw_start_mixed(x, "answer");
+			if (q->choices[i].tolerance > 0)
+				qb_xw_attr(x, "tolerance", num(nb, sizeof(nb), q->choices[i].tolerance));
+			qb_xw_text(x, q->choices[i].text);
+			qb_xw_end_mixed(x);
+		}
+		break;
+	case QB_IMP_MATCHING:
+		for (i = 0; i < q->nchoices; i++) {
+			qb_xw_start(x, "pair");
+			qb_xw_leaf(x, "premise", q->choices[i].text);
+			qb_xw_leaf(x, "response", q->choices[i].match);
+			qb_xw_end(x);
+		}
+		for (i = 0; i < q->ndistractors; i++)
+			qb_xw_leaf(x, "distractor", q->distractors[i]);
+		break;
+	case QB_IMP_ESSAY:
 		break;
 	}
 	if (q->explanation && *q->explanation)

@@ -5,9 +5,11 @@
 #include <string.h>
 
 /* Tried in this order by content: Aiken's ANSWER: lines are the most
- * specific test. */
+ * specific test; GIFT's ::titles::, $CATEGORY: lines and answer blocks
+ * come next. */
 const struct qb_importer qb_importers[] = {
 	{ "aiken", qb_imp_aiken_detect, qb_imp_aiken_read },
+	{ "gift", qb_imp_gift_detect, qb_imp_gift_read },
 };
 
 const size_t qb_nimporters = sizeof(qb_importers) / sizeof(qb_importers[0]);
