@@ -93,6 +93,7 @@ LIB_SRCS := \
 	tools/lib/importers/aiken.c \
 	tools/lib/importers/gift.c \
 	tools/lib/importers/importers.c \
+	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \

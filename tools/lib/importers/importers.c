@@ -4,10 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Tried in this order by content: Aiken's ANSWER: lines are the most
+/* Tried in this order by content: a <quiz> root is Moodle XML; Aiken's ANSWER: lines are the most
  * specific test; GIFT's ::titles::, $CATEGORY: lines and answer blocks
  * come next. */
 const struct qb_importer qb_importers[] = {
+	{ "moodle", qb_imp_moodle_detect, qb_imp_moodle_read },
 	{ "aiken", qb_imp_aiken_detect, qb_imp_aiken_read },
 	{ "gift", qb_imp_gift_detect, qb_imp_gift_read },
 };
