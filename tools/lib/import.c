@@ -154,13 +154,82 @@ static int assign_id(struct import *im, size_t rec)
 
 /* ---- the sink: questions and diagnostics from the importers -------------- */
 
-static const char *dup(struct import *im, const char *s, int *oom)
+/* Windows-1252's 0x80-0x9F (0 where it has no character: read as Latin-1). */
+static const unsigned short cp1252[32] = {
+	0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+	0x2039, 0x0152, 0, 0x017D, 0, 0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+	0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+};
+
+/* The length of the valid UTF-8 sequence at S (1 to 4), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s)
 {
+	size_t n, i;
+	unsigned long cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2, cp = s[0] & 0x1Fu;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3, cp = s[0] & 0x0Fu;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3Fu);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || cp == 0xFFFE || cp == 0xFFFF)
+		return 0;
+	return n;
+}
+
+/* S as a bank can hold it: bytes that are not UTF-8 read as Windows-1252
+ * (as a non-UTF-8 file is most often), control characters XML does not
+ * allow dropped; *CHANGED set when either happened. */
+static const char *dup(struct import *im, const char *s, int *oom, int *changed)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	const unsigned char *p;
 	char *d;
 
 	if (!s)
 		return NULL;
-	d = qb_arena_strndup(&im->arena, s, strlen(s));
+	for (p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		int rc;
+
+		if (n) {
+			if (n == 1 && *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+				*changed = 1;
+				p++;
+				continue;
+			}
+			rc = qb_buf_add(&b, p, n);
+			p += n;
+		} else {
+			unsigned cp = *p >= 0x80 && *p <= 0x9F && cp1252[*p - 0x80] ? cp1252[*p - 0x80] : *p;
+
+			*changed = 1;
+			rc = cp < 0x800 ? qb_buf_printf(&b, "%c%c", (char)(0xC0 | cp >> 6),
+							(char)(0x80 | (cp & 0x3F)))
+					: qb_buf_printf(&b, "%c%c%c", (char)(0xE0 | cp >> 12),
+							(char)(0x80 | ((cp >> 6) & 0x3F)),
+							(char)(0x80 | (cp & 0x3F)));
+			p++;
+		}
+		if (rc) {
+			qb_buf_dispose(&b);
+			*oom = 1;
+			return NULL;
+		}
+	}
+	d = qb_arena_strndup(&im->arena, b.ptr ? b.ptr : "", b.len);
+	qb_buf_dispose(&b);
 	if (!d)
 		*oom = 1;
 	return d;
@@ -202,26 +271,26 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	struct qb_imp_choice *ch = NULL;
 	const char **ds = NULL;
 	size_t i;
-	int oom = 0, rc;
+	int oom = 0, enc = 0, rc;
 
 	memset(&k, 0, sizeof(k));
 	k.q = *q;
-	k.q.name = dup(im, q->name, &oom);
-	k.q.idnumber = dup(im, q->idnumber, &oom);
+	k.q.name = dup(im, q->name, &oom, &enc);
+	k.q.idnumber = dup(im, q->idnumber, &oom, &enc);
 	k.q.category = NULL;
-	k.q.stem = dup(im, q->stem ? q->stem : "", &oom);
-	k.q.explanation = dup(im, q->explanation, &oom);
-	k.q.true_feedback = dup(im, q->true_feedback, &oom);
-	k.q.false_feedback = dup(im, q->false_feedback, &oom);
+	k.q.stem = dup(im, q->stem ? q->stem : "", &oom, &enc);
+	k.q.explanation = dup(im, q->explanation, &oom, &enc);
+	k.q.true_feedback = dup(im, q->true_feedback, &oom, &enc);
+	k.q.false_feedback = dup(im, q->false_feedback, &oom, &enc);
 	if (q->nchoices) {
 		ch = qb_arena_alloc(&im->arena, q->nchoices * sizeof(*ch));
 		if (!ch)
 			return QB_ENOMEM;
 		for (i = 0; i < q->nchoices; i++) {
 			ch[i] = q->choices[i];
-			ch[i].text = dup(im, q->choices[i].text ? q->choices[i].text : "", &oom);
-			ch[i].match = dup(im, q->choices[i].match, &oom);
-			ch[i].feedback = dup(im, q->choices[i].feedback, &oom);
+			ch[i].text = dup(im, q->choices[i].text ? q->choices[i].text : "", &oom, &enc);
+			ch[i].match = dup(im, q->choices[i].match, &oom, &enc);
+			ch[i].feedback = dup(im, q->choices[i].feedback, &oom, &enc);
 		}
 	}
 	k.q.choices = ch;
@@ -230,17 +299,29 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 		if (!ds)
 			return QB_ENOMEM;
 		for (i = 0; i < q->ndistractors; i++)
-			ds[i] = dup(im, q->distractors[i], &oom);
+			ds[i] = dup(im, q->distractors[i], &oom, &enc);
 	}
 	k.q.distractors = ds;
 	if (oom)
 		return QB_ENOMEM;
 	k.cat = SIZE_MAX;
-	if (q->category && (rc = find_cat(im, q->category, &k.cat)) != 0)
-		return rc;
+	if (q->category) {
+		const char *cat = dup(im, q->category, &oom, &enc);
+
+		if (oom)
+			return QB_ENOMEM;
+		if ((rc = find_cat(im, cat, &k.cat)) != 0)
+			return rc;
+	}
 	if (QB_ARRAY_PUSH(im->v, im->n, im->cap, k))
 		return QB_ENOMEM;
-	return assign_id(im, im->n - 1);
+	rc = assign_id(im, im->n - 1);
+	if (!rc && enc)
+		rc = qb_diags_add(im->diags, im->path, q->line, QB_SEV_WARNING,
+				  qb_rules[QB_RULE_IMPORT_ENCODING].id, NULL,
+				  "question '%s': bytes that are not UTF-8 read as Windows-1252, "
+				  "control characters dropped", im->v[im->n - 1].id);
+	return rc;
 }
 
 static int sink_report(void *ctx, unsigned long line, enum qb_severity sev, enum qb_rule_key rule,

@@ -19,6 +19,7 @@
 	X(ID_DUPLICATE)                 \
 	X(IMG_MISSING)                  \
 	X(IMG_UNSAFE_PATH)              \
+	X(IMPORT_ENCODING)              \
 	X(IMPORT_GRADE_CHANGED)         \
 	X(IMPORT_MARKUP_DROPPED)        \
 	X(IMPORT_REFUSED)               \

@@ -82,6 +82,16 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
 	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
 	  qb_rule_img_unsafe_path, NULL },
+	[QB_RULE_IMPORT_ENCODING] = { "import-encoding", QB_SEV_WARNING,
+	  "qbank import read bytes that are not UTF-8 as Windows-1252",
+	  "Reported by qbank import, not by lint: a source file that is not UTF-8 (GIFT or Aiken "
+	  "saved by an older editor) has its invalid bytes read as Windows-1252 (Latin-1 where "
+	  "that has no character) and control characters XML cannot hold dropped, so that the "
+	  "bank is UTF-8; check the question's text. The question is imported; the exit status "
+	  "is 1.\n"
+	  "Bad: a GIFT file saved as Windows-1252 (Caf\\xE9).\n"
+	  "Good: the file converted with iconv -f WINDOWS-1252 -t UTF-8 first.",
+	  NULL, NULL },
 	[QB_RULE_IMPORT_GRADE_CHANGED] = { "import-grade-changed", QB_SEV_WARNING,
 	  "qbank import changed how a question is marked: the bank cannot express its partial credit",
 	  "Reported by qbank import, not by lint. A bank marks a single question by its one key, a "

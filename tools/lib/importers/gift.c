@@ -319,6 +319,10 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	text = trim(text);
 	if (!*text)
 		return 0;
+	/* control characters (not allowed in XML) would be taken for placeholders */
+	for (p = text; *p; p++)
+		if (*p > 0 && *p <= PH_BACKSLASH)
+			*p = ' ';
 	/* the escapes (escapedchar_pre): \\ first, so that \\: is a backslash and a colon */
 	for (p = text; *p; p++)
 		if (p[0] == '\\' && p[1] == '\\') {
