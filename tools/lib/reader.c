@@ -373,6 +373,99 @@ static void clean_message(char *msg, size_t cap, const char *m)
 		msg[--n] = '\0';
 }
 
+/* The fix for the syntax errors authors make most, by the start of
+ * libxml2's message: a bare '&' or '<' in text (formulas, "R&D", "a < b",
+ * inside <math> as well). */
+static const struct {
+	const char *prefix;
+	const char *hint;
+} syntax_hints[] = {
+	{ "xmlParseEntityRef: no name", "a bare '&' in text: write &amp;" },
+	{ "EntityRef: expecting ';'", "an '&' that starts no entity (R&D): write &amp; (R&amp;D)" },
+	{ "StartTag: invalid element name", "a bare '<' in text (a < b): write &lt; (a &lt; b)" },
+	{ "Unescaped '<' not allowed in attributes", "write &lt; for '<' in an attribute value" },
+};
+
+/* 1 when E is the parser's "Input is not proper UTF-8": bytes of another
+ * encoding in a file read as UTF-8, reported as xml-encoding. */
+static int is_bad_utf8(const xmlError *e)
+{
+	return e->domain == XML_FROM_PARSER && e->message &&
+	       strncmp(e->message, "Input is not proper UTF-8", 25) == 0;
+}
+
+/* Files that are not qbank banks, by their root element: the finding says
+ * what the file is instead of what the schema expected. */
+static const struct {
+	const char *root;
+	const char *what;
+} foreign_roots[] = {
+	{ "quiz", "a Moodle XML file (<quiz>)" },
+	{ "questestinterop", "a QTI 1.2 file (<questestinterop>)" },
+	{ "assessmentItem", "a QTI 2.x item (<assessmentItem>)" },
+	{ "assessmentTest", "a QTI 2.x test (<assessmentTest>)" },
+	{ "html", "an HTML page (<html>)" },
+};
+
+/* For the schema's "no matching global declaration" on the root: one
+ * message that names what the file is. Replaces MSG. */
+static void foreign_root(char *msg, size_t cap, const xmlError *e)
+{
+	static const char marker[] = "No matching global declaration available for the validation root";
+	const char *m = e->message, *a, *b;
+	size_t i;
+
+	if (!m || !strstr(m, marker) || strncmp(m, "Element '", 9) != 0)
+		return;
+	a = m + 9;
+	b = strchr(a, '\'');
+	if (!b)
+		return;
+	for (i = 0; i < sizeof(foreign_roots) / sizeof(foreign_roots[0]); i++)
+		if (strlen(foreign_roots[i].root) == (size_t)(b - a) &&
+		    strncmp(a, foreign_roots[i].root, (size_t)(b - a)) == 0)
+			break;
+	if (i < sizeof(foreign_roots) / sizeof(foreign_roots[0]))
+		snprintf(msg, cap, "this is %s, not a qbank bank: a bank's root element is <bank> "
+			 "(schema/README.md); convert the questions into one", foreign_roots[i].what);
+	else
+		snprintf(msg, cap, "the root element is <%.*s>, not <bank>: this is not a qbank bank "
+			 "(schema/README.md)", (int)(b - a), a);
+}
+
+/* Appends the fix and the column to the message MSG of a syntax error. */
+static void syntax_hint(char *msg, size_t cap, const xmlError *e)
+{
+	size_t i, n = strlen(msg);
+
+	if (e->domain == XML_FROM_SCHEMASV)
+		foreign_root(msg, cap, e);
+	if (e->domain != XML_FROM_PARSER || !e->message)
+		return;
+	if (is_bad_utf8(e)) {
+		n += (size_t)snprintf(msg + n, cap - n, "; if the file was saved as Latin-1 or "
+				      "Windows-1252, convert it: iconv -f WINDOWS-1252 -t UTF-8 FILE "
+				      "> NEW");
+		if (n < cap && e->int2 > 0)
+			snprintf(msg + n, cap - n, " (column %d)", e->int2);
+		return;
+	}
+	if (strncmp(e->message, "Document is empty", 17) == 0 ||
+	    strncmp(e->message, "Start tag expected", 18) == 0) {
+		snprintf(msg, cap, "this file is not XML (no '<' starts it): a GIFT, Aiken or other "
+			 "text quiz is not a qbank bank; convert the questions into a <bank> "
+			 "(schema/README.md)");
+		return;
+	}
+	for (i = 0; i < sizeof(syntax_hints) / sizeof(syntax_hints[0]); i++)
+		if (strncmp(e->message, syntax_hints[i].prefix, strlen(syntax_hints[i].prefix)) == 0)
+			break;
+	if (i < sizeof(syntax_hints) / sizeof(syntax_hints[0]))
+		n += (size_t)snprintf(msg + n, cap - n, "; %s", syntax_hints[i].hint);
+	if (n < cap && e->int2 > 0)
+		snprintf(msg + n, cap - n, " (column %d)", e->int2);
+}
+
 static void on_xml_error(void *ctx, xmlErrorPtr e)
 {
 	struct qb_reader *r = ctx;
@@ -385,12 +478,16 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		r->fatal = 1;
 	clean_message(msg, sizeof(msg), e->message ? e->message : "unknown XML error");
 	n = strlen(msg);
+	syntax_hint(msg, sizeof(msg), e);
+	n = strlen(msg);
 	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
 		snprintf(msg + n, sizeof(msg) - n, "; XML comments cannot contain '--': write "
 			 "<!-- qbank-disable RULE - reason --> with a single dash");
 	if (grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)))
 		return;
-	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA : QB_RULE_XML_SYNTAX;
+	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA
+				 : is_bad_utf8(e)		 ? QB_RULE_XML_ENCODING
+								 : QB_RULE_XML_SYNTAX;
 	r->pend[r->npend].line = e->line > 0 ? (unsigned long)e->line : 0;
 	r->pend[r->npend].msg = strdup(msg);
 	if (r->pend[r->npend].msg)

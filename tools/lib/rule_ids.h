@@ -14,6 +14,7 @@
 	X(BANK_KEY_POSITION_BALANCE)    \
 	X(CUE_ABSOLUTE_TERMS)           \
 	X(CUE_LONGEST_OPTION)           \
+	X(CUE_STEM_ECHO)                \
 	X(EXPLANATION_COVERAGE)         \
 	X(EXPLANATION_MISSING)          \
 	X(ID_DUPLICATE)                 \
@@ -30,6 +31,7 @@
 	X(KEY_RATIONALE_CONFLICT)       \
 	X(KEY_SELECT_MISMATCH)          \
 	X(LIMIT_EXCEEDED)               \
+	X(NUMERIC_TOLERANCE_MISSING)    \
 	X(OPTION_ALL_OF_THE_ABOVE)      \
 	X(OPTION_COUNT)                 \
 	X(OPTION_DUPLICATE)             \
