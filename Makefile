@@ -100,6 +100,11 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/imgpath.c \
+	tools/lib/import.c \
+	tools/lib/importers/aiken.c \
+	tools/lib/importers/gift.c \
+	tools/lib/importers/importers.c \
+	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
@@ -128,6 +133,7 @@ LIB_SRCS := \
 CLI_SRCS := \
 	tools/cli/cli_common.c \
 	tools/cli/cmd_export.c \
+	tools/cli/cmd_import.c \
 	tools/cli/cmd_lint.c \
 	tools/cli/cmd_new.c \
 	tools/cli/cmd_rules.c \

@@ -31,7 +31,7 @@ FLOORS='
 1  utilities  lib/tempfile.[ch]
 2  input      lib/reader.[ch] lib/reader_hold.h lib/schema.c lib/config.[ch]
 3  plug-ins   lib/rule.h lib/rules/* lib/exporter.h lib/exporters/* lib/importer.h lib/importers/*
-4  drivers    lib/lint.[ch] lib/rules.[ch] lib/export.[ch] lib/run.[ch] lib/pipeline.[ch]
+4  drivers    lib/lint.[ch] lib/rules.[ch] lib/export.[ch] lib/import.[ch] lib/run.[ch] lib/pipeline.[ch]
 4  drivers    lib/stats.[ch]
 5a formats    cli/fmt* cli/format* cli/json_writer.[ch]
 5b commands   cli/*

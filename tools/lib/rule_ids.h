@@ -20,6 +20,11 @@
 	X(ID_DUPLICATE)                 \
 	X(IMG_MISSING)                  \
 	X(IMG_UNSAFE_PATH)              \
+	X(IMPORT_ENCODING)              \
+	X(IMPORT_GRADE_CHANGED)         \
+	X(IMPORT_MARKUP_DROPPED)        \
+	X(IMPORT_REFUSED)               \
+	X(IMPORT_UNSUPPORTED_TYPE)      \
 	X(KEY_ALL_CORRECT)              \
 	X(KEY_MISSING)                  \
 	X(KEY_MULTIPLE)                 \

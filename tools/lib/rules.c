@@ -95,6 +95,55 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
 	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
 	  qb_rule_img_unsafe_path, NULL },
+	[QB_RULE_IMPORT_ENCODING] = { "import-encoding", QB_SEV_WARNING,
+	  "qbank import read bytes that are not UTF-8 as Windows-1252",
+	  "Reported by qbank import, not by lint: a source file that is not UTF-8 (GIFT or Aiken "
+	  "saved by an older editor) has its invalid bytes read as Windows-1252 (Latin-1 where "
+	  "that has no character) and control characters XML cannot hold dropped, so that the "
+	  "bank is UTF-8; check the question's text. The question is imported; the exit status "
+	  "is 1.\n"
+	  "Bad: a GIFT file saved as Windows-1252 (Caf\\xE9).\n"
+	  "Good: the file converted with iconv -f WINDOWS-1252 -t UTF-8 first.",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_GRADE_CHANGED] = { "import-grade-changed", QB_SEV_WARNING,
+	  "qbank import changed how a question is marked: the bank cannot express its partial credit",
+	  "Reported by qbank import, not by lint. A bank marks a single question by its one key, a "
+	  "multiple question by equal shares of its keys, and accepts a short or numeric answer at "
+	  "full marks or not at all. A source answer worth part of the mark (GIFT %50%, Moodle "
+	  "fractions) is therefore changed, and the finding says what the bank does instead (a "
+	  "partial short or numeric answer is left out). The question is imported; the exit status "
+	  "is 1.\n"
+	  "Bad: ::Q::Best animal?{=Frog =%50%Cat}\n"
+	  "Good: ::Q::Best animal?{=Frog =Toad}",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
+	  "qbank import reduced a text's HTML markup to its text",
+	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
+	  "editor) is read with libxml2's HTML parser and only its text is kept, so bold, lists "
+	  "or tables are lost; the finding names the question. The question is imported; the exit "
+	  "status is 1.\n"
+	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
+	  "Good: ::Q::Match the activity to its description.{...}",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_REFUSED] = { "import-refused", QB_SEV_ERROR,
+	  "qbank import left out a question its source does not state completely",
+	  "Reported by qbank import, not by lint: a question of an Aiken, GIFT or Moodle XML file "
+	  "that does not say what it means (an Aiken question without an ANSWER line, or whose "
+	  "ANSWER names no option; fewer than two options) is left out of the imported bank, and "
+	  "the finding names its line. The other questions of the file are imported; the exit "
+	  "status is 1.\n"
+	  "Bad: an Aiken question with options A) to C) and 'ANSWER: D'.\n"
+	  "Good: 'ANSWER: B', naming one of the options.",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_UNSUPPORTED_TYPE] = { "import-unsupported-type", QB_SEV_WARNING,
+	  "qbank import left out a question whose type a bank has no equivalent for",
+	  "Reported by qbank import, not by lint: descriptions, cloze (multianswer), calculated, "
+	  "drag-and-drop, gapselect, ordering, random and plugin question types have no bank "
+	  "equivalent; the question is left out, naming its file, line and type, and nothing is "
+	  "guessed. The exit status is 1.\n"
+	  "Bad: a GIFT block without an answer block (a Moodle description).\n"
+	  "Good: a GIFT question with its {answer block}.",
+	  NULL, NULL },
 	[QB_RULE_KEY_ALL_CORRECT] = { "key-all-correct", QB_SEV_WARNING,
 	  "every option of a multiple-answer question is correct",
 	  "A multiple-answer question whose options are all correct rewards selecting everything and "
