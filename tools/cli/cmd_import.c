@@ -5,6 +5,7 @@
 
 #include "../lib/import.h"
 #include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 
 /* What the options of qbank import set. */
@@ -77,7 +78,6 @@ static void write_gcc(FILE *out, const struct qb_diags *d, const struct qb_impor
 static void write_json(FILE *out, const struct qb_diags *d, const struct qb_import_stats *st)
 {
 	struct cli_json j;
-	size_t i;
 
 	cli_json_init(&j, out);
 	cli_json_begin_object(&j);
@@ -87,32 +87,8 @@ static void write_json(FILE *out, const struct qb_diags *d, const struct qb_impo
 	cli_json_uint(&j, st->files);
 	cli_json_key(&j, "questions");
 	cli_json_uint(&j, st->questions);
-	cli_json_key(&j, "counts");
-	cli_json_begin_object(&j);
-	for (i = QB_SEV_ERROR; i >= QB_SEV_INFO; i--) {
-		cli_json_key(&j, qb_severity_name((enum qb_severity)i));
-		cli_json_uint(&j, d->count[i]);
-	}
-	cli_json_end_object(&j);
-	cli_json_key(&j, "diagnostics");
-	cli_json_begin_array(&j);
-	for (i = 0; i < d->n; i++) {
-		const struct qb_diag *x = &d->v[i];
-
-		cli_json_begin_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, x->file);
-		cli_json_key(&j, "line");
-		cli_json_uint(&j, x->line);
-		cli_json_key(&j, "severity");
-		cli_json_string(&j, qb_severity_name(x->severity));
-		cli_json_key(&j, "rule");
-		cli_json_string(&j, x->rule);
-		cli_json_key(&j, "message");
-		cli_json_string(&j, x->message);
-		cli_json_end_object(&j);
-	}
-	cli_json_end_array(&j);
+	fmt_json_counts(&j, d);
+	fmt_json_diags(&j, d);
 	cli_json_end_object(&j);
 	cli_json_finish(&j);
 }

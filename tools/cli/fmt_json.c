@@ -19,11 +19,53 @@ void fmt_json_coverage(struct cli_json *j, const char *key, const char *part_key
 	cli_json_end_object(j);
 }
 
+void fmt_json_counts(struct cli_json *j, const struct qb_diags *d)
+{
+	int i;
+
+	cli_json_key(j, "counts");
+	cli_json_begin_object(j);
+	for (i = QB_SEV_ERROR; i >= QB_SEV_INFO; i--) {
+		cli_json_key(j, qb_severity_name((enum qb_severity)i));
+		cli_json_uint(j, d->count[i]);
+	}
+	cli_json_end_object(j);
+}
+
+void fmt_json_diags(struct cli_json *j, const struct qb_diags *d)
+{
+	size_t i;
+
+	cli_json_key(j, "diagnostics");
+	cli_json_begin_array(j);
+	for (i = 0; i < d->n; i++) {
+		const struct qb_diag *x = &d->v[i];
+
+		cli_json_begin_object(j);
+		cli_json_key(j, "file");
+		cli_json_string(j, x->file[0] ? x->file : NULL);
+		cli_json_key(j, "line");
+		if (x->line)
+			cli_json_uint(j, x->line);
+		else
+			cli_json_null(j);
+		cli_json_key(j, "severity");
+		cli_json_string(j, qb_severity_name(x->severity));
+		cli_json_key(j, "rule");
+		cli_json_string(j, x->rule);
+		cli_json_key(j, "message");
+		cli_json_string(j, x->message);
+		cli_json_key(j, "question");
+		cli_json_string(j, x->question);
+		cli_json_end_object(j);
+	}
+	cli_json_end_array(j);
+}
+
 int fmt_json(FILE *out, const struct qb_report *r)
 {
 	const struct qb_lint_stats *s = r->stats;
 	struct cli_json j;
-	size_t i;
 
 	cli_json_init(&j, out);
 	cli_json_begin_object(&j);
@@ -37,42 +79,13 @@ int fmt_json(FILE *out, const struct qb_report *r)
 		cli_json_key(&j, "failed");
 		cli_json_bool(&j, qb_lint_failed(r->lint));
 	}
-	cli_json_key(&j, "counts");
-	cli_json_begin_object(&j);
-	for (i = QB_SEV_ERROR; i >= QB_SEV_INFO; i--) {
-		cli_json_key(&j, qb_severity_name((enum qb_severity)i));
-		cli_json_uint(&j, r->diags->count[i]);
-	}
-	cli_json_end_object(&j);
+	fmt_json_counts(&j, r->diags);
 	cli_json_key(&j, "coverage");
 	cli_json_begin_object(&j);
 	fmt_json_coverage(&j, "explanations", "covered", s->explained, s->explainable);
 	fmt_json_coverage(&j, "rationales", "covered", s->rationales, s->rationalizable);
 	cli_json_end_object(&j);
-	cli_json_key(&j, "diagnostics");
-	cli_json_begin_array(&j);
-	for (i = 0; i < r->diags->n; i++) {
-		const struct qb_diag *d = &r->diags->v[i];
-
-		cli_json_begin_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, d->file[0] ? d->file : NULL);
-		cli_json_key(&j, "line");
-		if (d->line)
-			cli_json_uint(&j, d->line);
-		else
-			cli_json_null(&j);
-		cli_json_key(&j, "severity");
-		cli_json_string(&j, qb_severity_name(d->severity));
-		cli_json_key(&j, "rule");
-		cli_json_string(&j, d->rule);
-		cli_json_key(&j, "message");
-		cli_json_string(&j, d->message);
-		cli_json_key(&j, "question");
-		cli_json_string(&j, d->question);
-		cli_json_end_object(&j);
-	}
-	cli_json_end_array(&j);
+	fmt_json_diags(&j, r->diags);
 	cli_json_end_object(&j);
 	cli_json_finish(&j);
 	return ferror(out) ? -1 : 0;

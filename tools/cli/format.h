@@ -54,6 +54,10 @@ const char *fmt_plural(size_t n, const char *one, const char *many);
 void fmt_coverage(FILE *out, size_t explained, size_t explainable, size_t rationales,
 		  size_t rationalizable);
 struct cli_json;
+/* The "counts" object and the "diagnostics" array of a JSON document, as
+ * `lint --format json` writes them (also used by import's report). */
+void fmt_json_counts(struct cli_json *j, const struct qb_diags *d);
+void fmt_json_diags(struct cli_json *j, const struct qb_diags *d);
 void fmt_json_coverage(struct cli_json *j, const char *key, const char *part_key, size_t part,
 		       size_t whole);
 
