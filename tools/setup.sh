@@ -12,6 +12,7 @@ libxml2-utils
 libpcre2-dev
 libutf8proc-dev
 libarchive-dev
+libgit2-dev
 libjemalloc-dev
 check
 pandoc
