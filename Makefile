@@ -120,6 +120,7 @@ CLI_SRCS := \
 	tools/cli/cmd_rules.c \
 	tools/cli/cmd_stats.c \
 	tools/cli/commands.c \
+	tools/cli/fmt_diff.c \
 	tools/cli/fmt_diff_json.c \
 	tools/cli/fmt_diff_markdown.c \
 	tools/cli/fmt_diff_text.c \

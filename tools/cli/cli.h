@@ -23,6 +23,7 @@ extern const struct qb_command qb_commands[];
 extern const size_t qb_ncommands;
 const struct qb_command *qb_command_find(const char *name);
 
+int cmd_diff(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);

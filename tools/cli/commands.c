@@ -10,6 +10,16 @@
 /* Keep this table sorted by name: qb_command_find() searches it and a unit
  * test checks the order. The rows also produce `qbank --help`. */
 const struct qb_command qb_commands[] = {
+	{ "diff", "what changed between two versions of a bank, question by question",
+	  "qbank diff [--format text|markdown|json] [--config FILE | --no-config | --no-lint]\n"
+	  "           [--disable ID,...] [--enable ID,...] OLD NEW\n"
+	  "  --format F        text (default; colour on a terminal unless NO_COLOR),\n"
+	  "                    markdown (a pull-request comment) or json\n"
+	  "  --config FILE, --no-config, --disable, --enable   the lint run on both sides\n"
+	  "  --no-lint         compare the questions only\n"
+	  "OLD and NEW are each a bank file, a folder or REV:PATH read from git\n"
+	  "(e.g. origin/main:bank). Exit 0: no difference; 1: different; 2: trouble.",
+	  cmd_diff },
 	{ "explain", "print the long explanation of a rule, with examples",
 	  "qbank explain RULE", cmd_explain },
 	{ "export", "write Moodle XML, a QTI 2.1 package or Pandoc Markdown",

@@ -23,10 +23,6 @@ const char *const qb_diff_part_names[QB_DIFF_NPARTS] = {
 	"image",
 };
 
-const char *const qb_diff_count_names[QB_DIFF_NCOUNTS] = {
-	"added", "removed", "renamed", "moved", "changed", "key-changed",
-};
-
 /* Two options, answers or questions are "nearly the same" from this
  * share of words (options) or parts (questions) on. */
 #define SIMILAR 0.5
@@ -667,7 +663,8 @@ static size_t key_items(struct build *b, const struct qb_dq *d)
 }
 
 /* Options of A and B paired: the same explicit id, else the same text,
- * else the most similar text (at least SIMILAR of their words). */
+ * else the most similar text (at least SIMILAR of their words), else the
+ * same position. */
 static int pair_options(const struct qb_dq *a, const struct qb_dq *b, int *pa, int *pb)
 {
 	size_t i, j;
@@ -713,6 +710,12 @@ static int pair_options(const struct qb_dq *a, const struct qb_dq *b, int *pa, i
 			pb[best] = (int)i;
 		}
 	}
+	/* what is left at the same place on both sides was reworded */
+	for (i = 0; i < a->nopts && i < b->nopts; i++)
+		if (pa[i] < 0 && pb[i] < 0) {
+			pa[i] = (int)i;
+			pb[i] = (int)i;
+		}
 	return 0;
 }
 

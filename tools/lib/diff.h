@@ -101,8 +101,6 @@ enum qb_diff_count {
 	QB_DIFF_N_CHANGED, QB_DIFF_N_KEY, QB_DIFF_NCOUNTS
 };
 
-extern const char *const qb_diff_count_names[QB_DIFF_NCOUNTS];
-
 struct qb_diff_side_info {
 	const char *name;         /* as given: a path or REV:PATH */
 	int revision;             /* 1 when read from git */

@@ -79,8 +79,6 @@ static int emit(struct out *o, enum qb_word_op op, const struct word *w)
 	s.space = w->space;
 	s.s = w->s;
 	s.len = w->len;
-	if (op == QB_WORD_INS && last && last->op == QB_WORD_DEL && last->space)
-		s.space = 0;
 	/* the first segment of the text has nothing to be spaced from */
 	if (!last)
 		s.space = 0;

@@ -12,8 +12,9 @@ enum qb_word_op { QB_WORD_SAME, QB_WORD_DEL, QB_WORD_INS };
 
 /* A run of words with one op: S[0..len) in the old text (DEL) or the new
  * one (SAME, INS), spaces between its words included. SPACE is 1 when a
- * space goes before it; an INS right after a DEL that had one has 0, so
- * that "a [-b-]{+c+} d" needs no more than each segment's flag. */
+ * space goes before it in its text (never before the first segment), so
+ * that the SAME and INS segments with their spaces make the new text, and
+ * the SAME and DEL ones the old. */
 struct qb_word_seg {
 	enum qb_word_op op;
 	int space;
