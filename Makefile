@@ -137,6 +137,7 @@ CLI_SRCS := \
 UNIT_SRCS := \
 	tests/unit/check_config.c \
 	tests/unit/check_core.c \
+	tests/unit/check_diff.c \
 	tests/unit/check_imgpath.c \
 	tests/unit/check_main.c \
 	tests/unit/check_markdown.c \
