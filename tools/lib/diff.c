@@ -1183,7 +1183,8 @@ static int compare_lint(struct qb_diff_report *rep, struct side *o, struct side 
 	if (!rc) {
 		for (k = 0; k < nk; k++)
 			keys[k].key = kb.ptr + keys[k].off;
-		qsort(keys, nk, sizeof(*keys), cmp_fkey);
+		if (nk)
+			qsort(keys, nk, sizeof(*keys), cmp_fkey);
 		/* equal keys sort old side first: pair them off one by one */
 		for (k = 0; k < nk;) {
 			size_t e = k, no = 0, nn = 0, m;
