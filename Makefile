@@ -3,11 +3,17 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test TESTS=cli    only the cases and suites below tests/cli (tests/README.md)
+#   make test-update  rewrite the expected files of the cases from their output
+#   make install      set up the build job only (no TeX), install qbank and its man page
 #   make V=1          show the commands
 #
-# The public targets first run tools/setup.sh (quick when nothing is
-# missing), then call this Makefile again for the real work, so that
-# pkg-config is asked only once the packages are there.
+# The public targets first run tools/setup.sh with the jobs they need
+# (quick when nothing is missing): build for building, linting and
+# installing; print for the PDFs; test for the test suite (with what its
+# PDF tests need); hardening for fuzz, check-static and valgrind. Then they
+# call this Makefile again for the real work, so that pkg-config is asked
+# only once the packages are there.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -33,7 +39,7 @@ PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive libgit2
 # The qbank binary uses jemalloc instead of glibc's malloc: parsing
 # allocates and frees every node of every question, and with two threads
 # jemalloc made lint 6-11 % and the exports about 10 % faster at 100,000
-# questions than glibc's allocator (README "Performance"). Not
+# questions than glibc's allocator (measured A/B: README.md at b7f7d43). Not
 # with the sanitizers, which bring their own allocator; ALLOC_LIBS= turns
 # it off (e.g. for a ThreadSanitizer build).
 ifeq ($(SANITIZE),1)
@@ -83,7 +89,6 @@ LIB_SRCS := \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
-	tools/lib/exporters/qti_rich.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/gitrev.c \
@@ -132,6 +137,7 @@ CLI_SRCS := \
 	tools/cli/format.c \
 	tools/cli/json_writer.c \
 	tools/cli/main.c \
+	tools/cli/opts.c \
 	tools/cli/progress.c
 
 UNIT_SRCS := \
@@ -167,20 +173,28 @@ export QBANK_CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 
 # ---- public targets ---------------------------------------------------------
 
-.PHONY: all build test setup lint-bank export clean golden-update
+.PHONY: all build test test-update setup lint-bank export clean golden-update
 
-all: setup
+all:
+	$(Q)tools/setup.sh build print
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _all
 
-build: setup
+build:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _build
 
-test: setup
+test:
+	$(Q)tools/setup.sh build test
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _test
 
-golden-update: setup
-	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _golden_update
+# rewrites the expected files of the test cases (TESTS= selects some; review the diff)
+test-update:
+	$(Q)tools/setup.sh build test
+	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _test_update
 
+golden-update: test-update
+
+# every job but hardening (tools/setup.sh without a job)
 setup:
 	$(Q)tools/setup.sh
 
@@ -189,7 +203,7 @@ clean:
 
 # ---- inner targets (packages present) --------------------------------------
 
-.PHONY: _all _build _test _golden_update _lint_bank _export
+.PHONY: _all _build _test _test_update _lint_bank _export
 
 _build: $(QBANK)
 
@@ -213,11 +227,26 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
 
-_test: $(QBANK) $(UNIT)
-	$(Q)QBANK=$(QBANK) UNIT=$(UNIT) BUILD=$(BUILD) tests/run.sh
+# tests/run.sh runs the cases and suites (TESTS= selects some, as its
+# arguments do; tests/README.md), then the Check unit tests close the run
+# with their summary line; any failure fails the target.
+TESTS ?=
 
-_golden_update: $(QBANK)
-	$(Q)QBANK=$(QBANK) tests/golden/run.sh --update
+_test: $(QBANK) $(UNIT) check-includes
+	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh $(TESTS); s=$$?; \
+	if [ -z "$(TESTS)" ]; then $(UNIT) || s=1; fi; exit $$s
+
+_test_update: $(QBANK) $(QTI_CHECK)
+	$(Q)QBANK=$(QBANK) BUILD=$(BUILD) tests/run.sh --update $(TESTS)
+
+# The floors of tools/ (tools/README.md "Floors"): no #include points up a
+# floor or makes a circle, no rule id is written as a string outside the
+# rule table. POSIX sh and awk, a fraction of a second: make test and make
+# check-static both run it.
+.PHONY: check-includes
+check-includes:
+	@echo "  FLOORS  tools/"
+	$(Q)tools/check-includes.sh
 
 # ---- building ---------------------------------------------------------------
 
@@ -256,9 +285,10 @@ $(UNIT): $(UNIT_OBJS) $(CLI_LIB_OBJS) $(LIBQBANK)
 
 # ---- QTI 2.1 package checker (tests/export/qti21) --------------------------
 #
-# tests/export/qti21/run.sh uses $(BUILD)/qti_check to unpack exported
-# packages, validate them against the official schemas in
-# QBANK_CONFORMANCE_DIR and compare every item's key with the bank.
+# The suite tests/export/qti21/suite uses $(BUILD)/qti_check to unpack
+# exported packages, validate them against the official schemas in
+# QBANK_CONFORMANCE_DIR and compare every item's key with the bank; the
+# case tests/golden/export/qti21/two-files unpacks its package with it.
 
 QTI_CHECK := $(BUILD)/qti_check
 
@@ -270,7 +300,7 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
-# ---- printable exams (make pdf; see README "Printable exams") --------------
+# ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
 #   <name>.pdf                      the student version
@@ -291,7 +321,8 @@ PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf -answers.pdf \
 .PHONY: pdf _pdf
 .SECONDARY: $(PDFS:.pdf=.md)
 
-pdf: setup
+pdf:
+	$(Q)tools/setup.sh build print
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _pdf
 
 _pdf: $(PDFS)
@@ -316,7 +347,7 @@ $(PRINT)/%.pdf: $(PRINT)/%.md
 	@echo "  PANDOC  $@"
 	$(Q)cd $(@D) && $(PANDOC_PDF) -o .$(*F).tmp.pdf $(*F).md && mv .$(*F).tmp.pdf $(*F).pdf
 
-# ---- benchmark (not installed; see README "Performance") -------------------
+# ---- benchmark (not installed; see tools/bench/README.md) ------------------
 #
 #   make bench                      100,000 questions
 #   make bench BENCH_N=1000000      a million (about 2 GB of XML)
@@ -338,7 +369,8 @@ BENCH_RUSAGE := $(BUILD)/bench-tools/qbank-rusage
 
 .PHONY: bench _bench
 
-bench: setup
+bench:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _bench
 
 _bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_DIR)/bank-$(BENCH_N).xml
@@ -365,8 +397,10 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 #   make fuzz FUZZ_SECONDS=60   replays tests/fuzz/regressions/, then runs each
 #                               libFuzzer harness (reader, moodle, qti21,
 #                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
-#   make check-static           cppcheck and clang-tidy over tools/ (.clang-tidy)
-#   make valgrind               command-line, golden and hostile tests, and the
+#   make check-static           the include floors (tools/check-includes.sh), then
+#                               cppcheck and clang-tidy over tools/ (.clang-tidy)
+#   make valgrind               the cases and the hostile suite (tests/run.sh
+#                               tests/cli tests/golden tests/hostile) and the
 #                               unit tests, under valgrind memcheck
 #
 # The harnesses need clang with compiler-rt (libFuzzer, ASan, UBSan); the
@@ -386,8 +420,8 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 
 .PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
 
-fuzz: setup
-	$(Q)tools/setup.sh hardening
+fuzz:
+	$(Q)tools/setup.sh build hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _fuzz
 
 _fuzz: _fuzz_build
@@ -422,11 +456,11 @@ $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o $(FUZZ_LIB_OBJS)
 $(FUZZ_DIR)/obj/%.d: ;
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/*.d
 
-valgrind: setup
-	$(Q)tools/setup.sh hardening
+valgrind:
+	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _valgrind
 
-_valgrind: $(QBANK) $(UNIT)
+_valgrind: $(QBANK) $(UNIT) $(QTI_CHECK)
 	$(Q)QBANK=$(QBANK) UNIT=$(UNIT) BUILD=$(BUILD) tests/valgrind.sh
 
 # Static analysis: cppcheck (warnings, portability, performance) and
@@ -434,11 +468,11 @@ _valgrind: $(QBANK) $(UNIT)
 STATIC_SRCS := $(LIB_SRCS) $(CLI_SRCS) tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_export.c
 STATIC_DEFS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_EXPORTER='"moodle"'
 
-check-static: setup
-	$(Q)tools/setup.sh hardening
+check-static:
+	$(Q)tools/setup.sh build test hardening
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _check_static
 
-_check_static:
+_check_static: check-includes
 	@echo "  CPPCHECK tools/"
 	$(Q)cppcheck --quiet --std=c11 --language=c --enable=warning,portability,performance \
 		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 -j2 \
@@ -477,10 +511,12 @@ QB_VERSION_STR = $(shell sed -n 's/^\#define QB_VERSION "\(.*\)"$$/\1/p' tools/l
 
 .PHONY: install uninstall man _install _man
 
-install: setup
+install:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _install
 
-man: setup
+man:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _man
 
 _man: $(MANPAGE)
@@ -521,18 +557,16 @@ $(BUILD)/obj/gen/starter_xml.o: $(BUILD)/gen/starter_xml.c
 #   make readme-rules   rewrites README.md's rule list (between <!-- rules:begin -->
 #                       and <!-- rules:end -->) from the rule table; the command-line
 #                       case tests/cli/readme-rules fails when it is stale
-#   make cli-update     rewrites the expected_* files of tests/cli/ (review the diff)
+#   make cli-update     the same as make test-update (the cases of tests/cli/ are
+#                       cases like any other)
 
-.PHONY: readme-rules _readme_rules cli-update _cli_update
+.PHONY: readme-rules _readme_rules cli-update
 
-readme-rules: setup
+readme-rules:
+	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _readme_rules
 
 _readme_rules: $(QBANK)
 	$(Q)QBANK=$(QBANK) tools/readme-rules.sh
 
-cli-update: setup
-	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _cli_update
-
-_cli_update: $(QBANK)
-	$(Q)QBANK=$(QBANK) tests/cli/run.sh --update
+cli-update: test-update

@@ -1,10 +1,17 @@
 #!/bin/sh
-# Runs the command-line, golden and hostile tests with every qbank process
-# under valgrind memcheck, then the Check unit tests (CK_FORK=no, one
-# process), and fails on any memory error or leak (definite or indirect).
+# Runs the cases of tests/cli and tests/golden and the hostile suite
+# (tests/run.sh) with every qbank process under valgrind memcheck, then the
+# Check unit tests (CK_FORK=no, one process), and fails on any memory error
+# or leak (definite or indirect).
 # still-reachable blocks (libxml2's and PCRE2's process-wide caches) are
 # not leaks. The big generated hostile inputs are skipped (HOSTILE_QUICK):
 # under valgrind they take minutes and add nothing the small ones miss.
+# Each case runs once (QBANK_TEST_NO_SERIAL=1 unless set otherwise): the
+# second, single-threaded run doubles the time under memcheck; set
+# QBANK_TEST_NO_SERIAL=0 to check that path too. A command may take up to
+# 10 minutes under memcheck (QBANK_TEST_TIMEOUT).
+# Usage: tests/valgrind.sh [SELECTOR...]   (default tests/cli tests/golden
+# tests/hostile; the unit tests run only then)
 # Environment: QBANK, UNIT (binaries), BUILD (where logs go).
 # Prints "valgrind: N processes, M with errors".
 set -u
@@ -28,11 +35,13 @@ WRAP
 chmod +x "$dir/qbank"
 
 failed=0
-for t in tests/cli/run.sh tests/golden/run.sh tests/hostile/run.sh; do
-	[ -x "$t" ] || continue
-	QBANK="$dir/qbank" HOSTILE_QUICK=1 HOSTILE_NO_LIMITS=1 "$t" || failed=1
-done
-CK_FORK=no $VG --log-file="$dir/logs/check_unit.%p" "$UNIT" || failed=1
+unit=0
+[ $# -eq 0 ] && unit=1 && set -- tests/cli tests/golden tests/hostile
+QBANK="$dir/qbank" HOSTILE_QUICK=1 HOSTILE_NO_LIMITS=1 QBANK_TEST_NO_SERIAL=${QBANK_TEST_NO_SERIAL:-1} \
+	QBANK_TEST_TIMEOUT=${QBANK_TEST_TIMEOUT:-600} tests/run.sh "$@" || failed=1
+if [ $unit -eq 1 ]; then
+	CK_FORK=no $VG --log-file="$dir/logs/check_unit.%p" "$UNIT" || failed=1
+fi
 
 n=$(find "$dir/logs" -type f | wc -l)
 bad=$(find "$dir/logs" -type f -size +0 | sort)

@@ -1,11 +1,26 @@
 #!/bin/sh
-# Installs the Debian packages qbank needs to build, test and export.
+# Installs the Debian packages of the jobs asked for, and nothing else.
 # Quick when everything is present: one dpkg-query call, no network.
-# Usage: tools/setup.sh [--check]   (--check: report what is missing, install nothing)
-#        tools/setup.sh hardening   the tools of make fuzz, check-static and valgrind
+#
+# Usage: tools/setup.sh [--check] [JOB...]
+#   build      build, lint and install qbank: compiler libraries, xmllint,
+#              pandoc (the man page is made from Markdown at build time)
+#   print      printable exams (make pdf): pandoc, XeLaTeX, fonts, pdftotext
+#   test       the test suite (make test): Check, jq, unzip, pre-commit, ...
+#              and what its PDF tests need, so that none of them is skipped
+#   hardening  make fuzz, check-static and valgrind: clang, cppcheck, valgrind
+#   --check    install nothing: list what is missing and exit 1, or exit 0
+# Without a JOB: build print test. The Makefile's targets ask for their own
+# jobs (make: build print; make build, make install: build; make test:
+# build test).
+#
+# apt waits up to $QBANK_LOCK_WAIT seconds (default 300) for a lock that
+# another apt or dpkg holds (unattended-upgrades on a fresh machine) instead
+# of failing at once.
 set -eu
 
-PACKAGES="
+# build: what compiling, linking, linting and `make install` need
+BUILD_PACKAGES="
 pkg-config
 libxml2-dev
 libxml2-utils
@@ -14,7 +29,11 @@ libutf8proc-dev
 libarchive-dev
 libgit2-dev
 libjemalloc-dev
-check
+pandoc
+"
+# print: Markdown to PDF with XeLaTeX and the fonts of every script the
+# exporter switches to (tools/lib/exporters/README.md)
+PRINT_PACKAGES="
 pandoc
 texlive-xetex
 texlive-latex-recommended
@@ -25,52 +44,134 @@ fonts-dejavu-extra
 fonts-symbola
 fonts-wqy-microhei
 poppler-utils
+"
+# test: unit tests (check), JSON and zip checks, the ecosystem tests (git,
+# pre-commit, man), peak memory of the hostile inputs (time), the no-network
+# check (strace); plus print and fc-list (fontconfig), for the PDF tests,
+# which look up the CJK font
+TEST_PACKAGES="
+check
 jq
+unzip
 git
 pre-commit
 man-db
 time
-unzip
+strace
+fontconfig
+$PRINT_PACKAGES
 "
-if [ "${1:-}" = "hardening" ]; then
-  PACKAGES="clang libclang-rt-dev cppcheck clang-tidy valgrind strace"
-  shift
-fi
+HARDENING_PACKAGES="
+clang
+libclang-rt-dev
+cppcheck
+clang-tidy
+valgrind
+strace
+"
 
+usage() {
+	echo "usage: tools/setup.sh [--check] [build|print|test|hardening]..." >&2
+	exit 2
+}
+
+check_only=0
+jobs=""
+for arg in "$@"; do
+	case $arg in
+	--check) check_only=1 ;;
+	build | print | test | hardening) jobs="$jobs $arg" ;;
+	*) usage ;;
+	esac
+done
+[ -n "$jobs" ] || jobs="build print test"
+
+wanted=""
+for job in $jobs; do
+	case $job in
+	build) wanted="$wanted $BUILD_PACKAGES" ;;
+	print) wanted="$wanted $PRINT_PACKAGES" ;;
+	test) wanted="$wanted $TEST_PACKAGES" ;;
+	hardening) wanted="$wanted $HARDENING_PACKAGES" ;;
+	esac
+done
+# shellcheck disable=SC2086
+wanted=$(printf '%s\n' $wanted | sort -u)
+
+# One dpkg-query for all of them: it prints the packages dpkg knows (and
+# complains on stderr about the others, which are missing too).
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $wanted 2>/dev/null |
+	awk '$1 ~ /^ii/ { print $2 }' | sort -u || true)
 missing=""
-for p in $PACKAGES; do
-  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
-  case "$status" in
-    ii*) ;;
-    *) missing="$missing $p" ;;
-  esac
+for p in $wanted; do
+	case "
+$installed
+" in
+	*"
+$p
+"*) ;;
+	*) missing="$missing $p" ;;
+	esac
 done
 
 [ -z "$missing" ] && exit 0
 
-if [ "${1:-}" = "--check" ]; then
-  echo "missing packages:$missing"
-  exit 1
+if [ $check_only -eq 1 ]; then
+	echo "missing packages:$missing"
+	exit 1
 fi
 
-echo "qbank set-up: installing$missing" >&2
+echo "qbank set-up (${jobs# }): installing$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
-  run=""
+	run=""
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  run="sudo"
+	run="sudo"
 else
-  echo "qbank set-up: cannot install$missing: not root and sudo is not available without a password." >&2
-  echo "  Install them yourself: sudo apt-get install$missing" >&2
-  exit 1
+	echo "qbank set-up: cannot install$missing: not root and sudo is not available without a password." >&2
+	echo "  Install them yourself: sudo apt-get install$missing" >&2
+	exit 1
 fi
 
-export DEBIAN_FRONTEND=noninteractive
-$run apt-get update -qq >&2 || {
-  echo "qbank set-up: apt-get update failed; check the network or your apt sources." >&2
-  exit 1
+LOCK_WAIT=${QBANK_LOCK_WAIT:-300}
+err=$(mktemp "${TMPDIR:-/tmp}/qbank-setup.XXXXXX")
+trap 'rm -f "$err"' EXIT INT TERM
+
+# apt_get ARG...: apt-get, waiting for a lock held by another apt or dpkg.
+# DPkg::Lock::Timeout makes apt wait for dpkg's own locks; the locks of the
+# package lists (apt-get update) and of the download folder have no timeout
+# in apt 2.6, so a run that fails on one of them is tried again every 5
+# seconds until the same deadline.
+apt_get() {
+	deadline=$(($(date +%s) + LOCK_WAIT))
+	said=0
+	while :; do
+		left=$((deadline - $(date +%s)))
+		[ $left -gt 0 ] || left=1
+		if $run env DEBIAN_FRONTEND=noninteractive \
+			apt-get -o DPkg::Lock::Timeout=$left "$@" >&2 2>"$err"; then
+			cat "$err" >&2
+			return 0
+		fi
+		if grep -q 'Could not get lock' "$err" && [ "$(date +%s)" -lt "$deadline" ]; then
+			if [ $said -eq 0 ]; then
+				echo "qbank set-up: another package manager holds a lock; waiting up to ${LOCK_WAIT}s" >&2
+				said=1
+			fi
+			sleep 5
+			continue
+		fi
+		cat "$err" >&2
+		return 1
+	done
+}
+
+apt_get update -qq || {
+	echo "qbank set-up: apt-get update failed; check the network or your apt sources." >&2
+	exit 1
 }
 # shellcheck disable=SC2086
-$run apt-get install -y -qq --no-install-recommends $missing >&2 || {
-  echo "qbank set-up: apt-get install failed for:$missing" >&2
-  exit 1
+apt_get install -y -qq --no-install-recommends $missing || {
+	echo "qbank set-up: apt-get install failed for:$missing" >&2
+	exit 1
 }

@@ -4,8 +4,9 @@
 #    file that validates against schema/qbank.xsd;
 #  - every tests/schema/invalid/*.xml must be well-formed but FAIL
 #    validation (negative cases).
-# Prints "schema-examples: N passed, M failed"; exits 1 on any failure,
-# 2 if the inputs are missing.
+# A suite of tests/run.sh (tests/schema/suite is a link to this file).
+# Prints "N passed, M failed"; exits 1 on any failure, 2 if the inputs are
+# missing.
 set -u
 
 xsd=schema/qbank.xsd
@@ -63,5 +64,5 @@ for f in "$invalid_dir"/*.xml; do
   fi
 done
 
-echo "schema-examples: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "../../tools/lib/config.h"
+#include "../../tools/lib/rules.h"
 #include "check_suites.h"
 
 static int parse(struct qb_config *c, const char *text, struct qb_error *err)
 {
 	memset(err, 0, sizeof(*err));
-	return qb_config_parse(c, "t.toml", text, strlen(text), err);
+	return qb_config_parse(c, "t.toml", text, strlen(text), qb_rule_known, err);
 }
 
 START_TEST(settings_and_rules)
@@ -126,13 +127,34 @@ START_TEST(errors_name_their_line)
 }
 END_TEST
 
+/* The parser knows no rule table: the caller's check decides which keys of
+ * [rules] are rules, and without one every key is taken. */
+START_TEST(rule_check_is_the_callers)
+{
+	static const char text[] = "[rules]\nno-such = \"off\"\n";
+	struct qb_config *c;
+	struct qb_error err;
+
+	ck_assert_int_eq(qb_config_new(&c), 0);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(qb_config_parse(c, "t.toml", text, strlen(text), NULL, &err), 0);
+	ck_assert_int_eq(qb_config_severity(c, "no-such", QB_SEV_WARNING), QB_SEV_OFF);
+	qb_config_free(c);
+	ck_assert_int_eq(qb_config_new(&c), 0);
+	ck_assert_int_eq(parse(c, text, &err), QB_EINVAL);
+	ck_assert_str_eq(err.msg, "t.toml:2: unknown rule 'no-such'; 'qbank rules' lists them");
+	ck_assert_uint_eq(c->nsev, 0);
+	qb_config_free(c);
+}
+END_TEST
+
 START_TEST(load_missing_file)
 {
 	struct qb_config *c;
 	struct qb_error err = { 0, "" };
 
 	ck_assert_int_eq(qb_config_new(&c), 0);
-	ck_assert_int_eq(qb_config_load(c, "/nonexistent/.qbank.toml", &err), QB_EIO);
+	ck_assert_int_eq(qb_config_load(c, "/nonexistent/.qbank.toml", qb_rule_known, &err), QB_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/.qbank.toml"));
 	ck_assert_ptr_null(c->path);
 	qb_config_free(c);
@@ -147,6 +169,7 @@ Suite *suite_config(void)
 	tcase_add_test(tc, settings_and_rules);
 	tcase_add_test(tc, command_line_wins);
 	tcase_add_test(tc, errors_name_their_line);
+	tcase_add_test(tc, rule_check_is_the_callers);
 	tcase_add_test(tc, load_missing_file);
 	suite_add_tcase(s, tc);
 	return s;

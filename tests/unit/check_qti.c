@@ -1,6 +1,6 @@
-/* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_rich.c,
- * qti_zip.c); the packages themselves are checked by
- * tests/export/qti21/run.sh. */
+/* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_zip.c)
+ * and its rich text (tools/lib/richtext.c); the packages themselves are
+ * checked by tests/export/qti21/suite. */
 #include <stdio.h>
 #include <string.h>
 
@@ -114,7 +114,7 @@ static char *rich(const char *xml)
 
 	ck_assert_ptr_nonnull(d);
 	ck_assert_int_ge(xmlTextWriterStartElement(w, BAD_CAST "div"), 0);
-	ck_assert_int_eq(qti_rich_write(w, xmlDocGetRootElement(d), &o), 0);
+	ck_assert_int_eq(qb_rich_write(w, xmlDocGetRootElement(d), &o), 0);
 	ck_assert_int_ge(xmlTextWriterEndElement(w), 0);
 	xmlFreeTextWriter(w);
 	s = strdup((const char *)xmlBufferContent(buf));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../tools/lib/reader.h"
+#include "../../tools/lib/rules.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
 
@@ -23,7 +24,7 @@ struct sink {
 	int n;
 };
 
-static void on_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+static void on_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
 		    const char *question, const char *message)
 {
 	struct sink *s = ctx;
@@ -31,7 +32,7 @@ static void on_diag(void *ctx, const char *file, unsigned long line, const char 
 	(void)file;
 	if (s->n >= 16)
 		return;
-	snprintf(s->v[s->n].rule, sizeof(s->v[s->n].rule), "%s", rule);
+	snprintf(s->v[s->n].rule, sizeof(s->v[s->n].rule), "%s", qb_rules[rule].id);
 	snprintf(s->v[s->n].question, sizeof(s->v[s->n].question), "%s", question ? question : "");
 	snprintf(s->v[s->n].msg, sizeof(s->v[s->n].msg), "%s", message);
 	s->v[s->n].line = line;

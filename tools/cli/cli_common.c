@@ -51,32 +51,45 @@ static int set_list(struct qb_config *c, const char *list, int enable, const cha
 	return rc;
 }
 
-int cli_lint_setup_option(struct cli_lint_setup *s, const char *name, const char *arg,
-			  const char *cmd)
+int cli_opt_max_warnings(void *field, const char *arg, const struct qb_opts *o)
 {
-	if (strcmp(name, "config") == 0) {
-		s->config_path = arg;
-	} else if (strcmp(name, "no-config") == 0) {
-		s->no_config = 1;
-	} else if (strcmp(name, "max-warnings") == 0) {
-		char *end;
-		long v;
+	struct cli_lint_setup *s = field;
+	char *end;
+	long v;
 
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || v < 0)
-			return cli_usage_error(cmd, "--max-warnings takes a whole number >= 0, not '%s'", arg);
-		s->cfg->max_warnings = v;
-	} else if (strcmp(name, "min-explanation-coverage") == 0) {
-		return parse_pct(&s->cfg->min_explanation_coverage, arg, name, cmd);
-	} else if (strcmp(name, "min-rationale-coverage") == 0) {
-		return parse_pct(&s->cfg->min_rationale_coverage, arg, name, cmd);
-	} else if (strcmp(name, "disable") == 0) {
-		return set_list(s->cfg, arg, 0, cmd);
-	} else if (strcmp(name, "enable") == 0) {
-		return set_list(s->cfg, arg, 1, cmd);
-	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0)
+		return cli_usage_error(qb_opts_hint(o), "--max-warnings takes a whole number >= 0, not '%s'",
+				       arg);
+	s->cfg->max_warnings = v;
 	return 0;
+}
+
+int cli_opt_min_explanation(void *field, const char *arg, const struct qb_opts *o)
+{
+	struct cli_lint_setup *s = field;
+
+	return parse_pct(&s->cfg->min_explanation_coverage, arg, "min-explanation-coverage",
+			 qb_opts_hint(o));
+}
+
+int cli_opt_min_rationale(void *field, const char *arg, const struct qb_opts *o)
+{
+	struct cli_lint_setup *s = field;
+
+	return parse_pct(&s->cfg->min_rationale_coverage, arg, "min-rationale-coverage",
+			 qb_opts_hint(o));
+}
+
+int cli_opt_disable(void *field, const char *arg, const struct qb_opts *o)
+{
+	return set_list(((struct cli_lint_setup *)field)->cfg, arg, 0, qb_opts_hint(o));
+}
+
+int cli_opt_enable(void *field, const char *arg, const struct qb_opts *o)
+{
+	return set_list(((struct cli_lint_setup *)field)->cfg, arg, 1, qb_opts_hint(o));
 }
 
 /* The file is read after the options were parsed; qb_config_load puts its
@@ -101,7 +114,7 @@ int cli_lint_setup_finish(struct cli_lint_setup *s, const char *cmd)
 			return 0;
 		path = found;
 	}
-	rc = qb_config_load(s->cfg, path, &err);
+	rc = qb_config_load(s->cfg, path, qb_rule_known, &err);
 	if (rc == QB_EINVAL)
 		fprintf(stderr, "%s\n", err.msg);   /* FILE:LINE: message, as compilers print */
 	else if (rc)

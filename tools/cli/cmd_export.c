@@ -1,5 +1,5 @@
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,22 +9,6 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "progress.h"
-
-enum { OPT_TO = 256, OPT_ANSWERS, OPT_FORMS, OPT_SEED, OPT_TITLE, OPT_CONFIG, OPT_NO_CONFIG };
-
-static const struct option export_options[] = {
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "output", required_argument, NULL, 'o' },
-	{ "answers", no_argument, NULL, OPT_ANSWERS },
-	{ "forms", required_argument, NULL, OPT_FORMS },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_ulong(unsigned long *out, const char *arg, unsigned long max)
 {
@@ -59,96 +43,114 @@ static void print_errors(const struct qb_diags *d)
 	}
 }
 
+/* What the options of qbank export set. */
+struct export_args {
+	struct cli_lint_setup setup;
+	const struct qb_exporter *x;
+	struct qb_export_opts o;
+	int quiet;
+};
+
+static int set_target(void *field, const char *arg, const struct qb_opts *o)
+{
+	const struct qb_exporter **x = field;
+
+	*x = qb_exporter_find(arg);
+	if (!*x)
+		return cli_usage_error(o->name, "unknown target '%s' (moodle, qti21, markdown)", arg);
+	return 0;
+}
+
+static int set_forms(void *field, const char *arg, const struct qb_opts *o)
+{
+	struct qb_export_opts *eo = field;
+	unsigned long v;
+
+	if (parse_ulong(&v, arg, 26) || v < 1)
+		return cli_usage_error(o->name, "--forms takes a number from 1 to 26, not '%s'", arg);
+	eo->forms = (int)v;
+	return 0;
+}
+
+static int set_seed(void *field, const char *arg, const struct qb_opts *o)
+{
+	struct qb_export_opts *eo = field;
+	unsigned long v;
+
+	if (parse_ulong(&v, arg, 0xffffffffUL))
+		return cli_usage_error(o->name, "--seed takes a whole number from 0 to 4294967295, not '%s'",
+				       arg);
+	eo->seed = v;
+	eo->has_seed = 1;
+	return 0;
+}
+
+#define F(field) offsetof(struct export_args, field)
+
+static const struct qb_opt export_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "to", 0, "FORMAT", "moodle, qti21 or markdown", F(x), set_target, 0 },
+	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
+	  F(o.output), qb_opt_string, 0 },
+	{ "answers", 0, NULL, "markdown: the teacher's version (keys, rationales, explanations)",
+	  F(o.answers), qb_opt_flag, 0 },
+	{ "forms", 0, "N", "markdown: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
+	{ "seed", 0, "S", "markdown: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
+	{ "title", 0, "T", "markdown: the exam's title (default: the bank's title)", F(o.title),
+	  qb_opt_string, 0 },
+	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
+	{ "config", 0, "FILE", "the lint configuration, as for 'qbank lint'", F(setup.config_path),
+	  qb_opt_string, 0 },
+	{ "no-config", 0, NULL, NULL, F(setup.no_config), qb_opt_flag, QB_OPT_JOIN },
+	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_export_opts = {
+	"export", "write Moodle XML, a QTI 2.1 package or Pandoc Markdown",
+	"qbank export --to moodle|qti21|markdown [-o OUT] [--answers] [--forms N --seed S]\n"
+	"             [--title T] PATH...",
+	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
+	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
+	"unknown or incomplete option '%s'", 0
+};
+
 int cmd_export(int argc, char **argv)
 {
-	const struct qb_exporter *x = NULL;
-	struct qb_export_opts o;
-	struct cli_lint_setup setup;
+	struct export_args a;
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_lint *l = NULL;
 	struct cli_progress prog;
-	unsigned long v;
-	int c, quiet = 0, rc = QB_EXIT_USAGE;
+	int first, rc = QB_EXIT_USAGE;
 
-	memset(&o, 0, sizeof(o));
-	if (cli_lint_setup_init(&setup))
+	memset(&a, 0, sizeof(a));
+	if (cli_lint_setup_init(&a.setup))
 		return QB_EXIT_USAGE;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hqo:", export_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_TO:
-			x = qb_exporter_find(optarg);
-			if (!x) {
-				rc = cli_usage_error("export", "unknown target '%s' (moodle, qti21, markdown)", optarg);
-				goto done;
-			}
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case OPT_ANSWERS:
-			o.answers = 1;
-			break;
-		case OPT_FORMS:
-			if (parse_ulong(&v, optarg, 26) || v < 1) {
-				rc = cli_usage_error("export", "--forms takes a number from 1 to 26, not '%s'", optarg);
-				goto done;
-			}
-			o.forms = (int)v;
-			break;
-		case OPT_SEED:
-			if (parse_ulong(&v, optarg, 0xffffffffUL)) {
-				rc = cli_usage_error("export", "--seed takes a whole number from 0 to 4294967295, not '%s'", optarg);
-				goto done;
-			}
-			o.seed = v;
-			o.has_seed = 1;
-			break;
-		case OPT_TITLE:
-			o.title = optarg;
-			break;
-		case OPT_CONFIG:
-			if (cli_lint_setup_option(&setup, "config", optarg, "export"))
-				goto done;
-			break;
-		case OPT_NO_CONFIG:
-			cli_lint_setup_option(&setup, "no-config", NULL, "export");
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			rc = cmd_help(2, (char *[]){ "help", "export", NULL });
-			goto done;
-		default:
-			rc = cli_usage_error("export", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto done;
-		}
-	}
-	if (!x) {
+	first = qb_opts_parse(&cmd_export_opts, &a, argc, argv, &rc);
+	if (first < 0)
+		goto done;
+	if (!a.x) {
 		rc = cli_usage_error("export", "--to is required (moodle, qti21 or markdown)");
 		goto done;
 	}
-	if (optind >= argc) {
+	if (first >= argc) {
 		rc = cli_usage_error("export", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (strcmp(x->name, "markdown") != 0 && (o.answers || o.forms || o.has_seed || o.title)) {
+	if (strcmp(a.x->name, "markdown") != 0 && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title)) {
 		rc = cli_usage_error("export", "--answers, --forms, --seed and --title apply to --to markdown only");
 		goto done;
 	}
-	if (o.forms && !o.has_seed) {
+	if (a.o.forms && !a.o.has_seed) {
 		rc = cli_usage_error("export", "--forms needs --seed S so that the forms can be made again");
 		goto done;
 	}
-	if (cli_lint_setup_open(&setup, "export", argv + optind, (size_t)(argc - optind), &paths, &l))
+	if (cli_lint_setup_open(&a.setup, "export", argv + first, (size_t)(argc - first), &paths, &l))
 		goto done;
-	cli_progress_init(&prog, quiet);
-	o.progress = cli_progress_update;
-	o.progress_ctx = &prog;
-	rc = qb_export_run(x, &o, l, (const char *const *)paths.v, paths.n, &err);
+	cli_progress_init(&prog, a.quiet);
+	a.o.progress = cli_progress_update;
+	a.o.progress_ctx = &prog;
+	rc = qb_export_run(a.x, &a.o, l, (const char *const *)paths.v, paths.n, &err);
 	cli_progress_done(&prog);
 	if (rc == QB_EREFUSED) {
 		print_errors(qb_lint_diags(l));
@@ -161,6 +163,6 @@ int cmd_export(int argc, char **argv)
 done:
 	qb_lint_free(l);
 	qb_paths_dispose(&paths);
-	cli_lint_setup_dispose(&setup);
+	cli_lint_setup_dispose(&a.setup);
 	return rc;
 }

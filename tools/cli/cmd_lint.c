@@ -1,5 +1,5 @@
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,74 +9,83 @@
 #include "../lib/run.h"
 #include "cli.h"
 #include "cli_common.h"
+#include "format.h"
 #include "progress.h"
 
-enum {
-	OPT_FORMAT = 256, OPT_CONFIG, OPT_NO_CONFIG, OPT_MAX_WARNINGS, OPT_MIN_EXPL,
-	OPT_MIN_RAT, OPT_DISABLE, OPT_ENABLE
+/* What the options of qbank lint set. */
+struct lint_args {
+	struct cli_lint_setup setup;
+	const struct qb_format *fmt;
+	int quiet;
 };
 
-static const struct option lint_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
-	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
-	{ "min-explanation-coverage", required_argument, NULL, OPT_MIN_EXPL },
-	{ "min-rationale-coverage", required_argument, NULL, OPT_MIN_RAT },
-	{ "disable", required_argument, NULL, OPT_DISABLE },
-	{ "enable", required_argument, NULL, OPT_ENABLE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static int set_format(void *field, const char *arg, const struct qb_opts *o)
+{
+	const struct qb_format **fmt = field;
+
+	*fmt = qb_format_find(arg);
+	if (!*fmt)
+		return cli_usage_error(o->name, "unknown format '%s' (gcc, json, sarif, github, junit)", arg);
+	return 0;
+}
+
+#define F(field) offsetof(struct lint_args, field)
+
+static const struct qb_opt lint_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "format", 0, "F", "output format (default gcc)", F(fmt), set_format, 0 },
+	{ "config", 0, "FILE", "read this configuration file (default: the\n"
+	  "nearest .qbank.toml here or in a parent folder)", F(setup.config_path), qb_opt_string, 0 },
+	{ "no-config", 0, NULL, "read no configuration file", F(setup.no_config), qb_opt_flag, 0 },
+	{ "max-warnings", 0, "N", "fail when there are more than N warnings", F(setup),
+	  cli_opt_max_warnings, 0 },
+	{ "min-explanation-coverage", 0, "P", "fail below P% of questions with an explanation",
+	  F(setup), cli_opt_min_explanation, 0 },
+	{ "min-rationale-coverage", 0, "P", "fail below P% of options with a rationale", F(setup),
+	  cli_opt_min_rationale, 0 },
+	{ "disable", 0, "ID,...", "turn rules off (ids or globs such as cue-*)", F(setup),
+	  cli_opt_disable, 0 },
+	{ "enable", 0, "ID,...", "turn rules on at their default severity", F(setup),
+	  cli_opt_enable, 0 },
+	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
+	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_lint_opts = {
+	"lint", "check banks: schema, answer keys, duplicates, coverage, item-writing flaws",
+	"qbank lint [--format gcc|json|sarif|github|junit] [--config FILE | --no-config]\n"
+	"           [--max-warnings N] [--min-explanation-coverage PCT]\n"
+	"           [--min-rationale-coverage PCT] [--disable ID,...] [--enable ID,...] PATH...",
+	lint_opts, sizeof(lint_opts) / sizeof(lint_opts[0]), 32,
+	"PATH is a bank file or a folder (every *.xml below it). Exit 0: no errors;\n"
+	"1: findings fail the run; 2: usage, configuration or I/O error.",
+	"unknown or incomplete option '%s'", 0
 };
 
 int cmd_lint(int argc, char **argv)
 {
-	const struct qb_format *fmt = qb_format_find("gcc");
-	struct cli_lint_setup setup;
+	struct lint_args a = { { NULL, NULL, 0 }, NULL, 0 };
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_lint *l = NULL;
 	struct qb_report rep;
 	struct cli_progress prog;
 	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update, 1 };
-	int c, quiet = 0, rc = QB_EXIT_USAGE;
+	int c, first, rc = QB_EXIT_USAGE;
 
-	if (cli_lint_setup_init(&setup))
+	a.fmt = qb_format_find("gcc");
+	if (cli_lint_setup_init(&a.setup))
 		return QB_EXIT_USAGE;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hq", lint_options, NULL)) != -1) {
-		if (c == OPT_FORMAT) {
-			fmt = qb_format_find(optarg);
-			if (!fmt) {
-				rc = cli_usage_error("lint", "unknown format '%s' (gcc, json, sarif, github, junit)", optarg);
-				goto done;
-			}
-		} else if (c == 'q') {
-			quiet = 1;
-		} else if (c == 'h') {
-			rc = cmd_help(2, (char *[]){ "help", "lint", NULL });
-			goto done;
-		} else if (c == '?' || c == ':') {
-			rc = cli_usage_error("lint", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto done;
-		} else if (cli_lint_setup_option(&setup, c == OPT_CONFIG ? "config"
-						 : c == OPT_NO_CONFIG ? "no-config"
-						 : c == OPT_MAX_WARNINGS ? "max-warnings"
-						 : c == OPT_MIN_EXPL ? "min-explanation-coverage"
-						 : c == OPT_MIN_RAT ? "min-rationale-coverage"
-						 : c == OPT_DISABLE ? "disable" : "enable", optarg, "lint")) {
-			goto done;
-		}
-	}
-	if (optind >= argc) {
+	first = qb_opts_parse(&cmd_lint_opts, &a, argc, argv, &rc);
+	if (first < 0)
+		goto done;
+	if (first >= argc) {
 		rc = cli_usage_error("lint", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (cli_lint_setup_open(&setup, "lint", argv + optind, (size_t)(argc - optind), &paths, &l))
+	if (cli_lint_setup_open(&a.setup, "lint", argv + first, (size_t)(argc - first), &paths, &l))
 		goto done;
-	cli_progress_init(&prog, quiet);
+	cli_progress_init(&prog, a.quiet);
 	c = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&prog);
 	if (c) {
@@ -87,7 +96,7 @@ int cmd_lint(int argc, char **argv)
 	rep.stats = qb_lint_stats(l);
 	rep.lint = l;
 	rep.color = cli_use_color(stdout);
-	if (fmt->write(stdout, &rep) != 0 || fflush(stdout) != 0) {
+	if (a.fmt->write(stdout, &rep) != 0 || fflush(stdout) != 0) {
 		cli_error("cannot write the report to standard output: %s", strerror(errno));
 		goto done;
 	}
@@ -95,6 +104,6 @@ int cmd_lint(int argc, char **argv)
 done:
 	qb_lint_free(l);
 	qb_paths_dispose(&paths);
-	cli_lint_setup_dispose(&setup);
+	cli_lint_setup_dispose(&a.setup);
 	return rc;
 }

@@ -3,7 +3,6 @@
  * gives it the new bank's id, question ids and the schema location, through
  * libxml2 so that every value is escaped properly, and writes it atomically. */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -24,14 +23,6 @@ extern const size_t qb_starter_xml_len;
 
 #define TEMPLATE_PREFIX "starter-"
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
-
-enum { OPT_SCHEMA = 256 };
-
-static const struct option new_options[] = {
-	{ "schema-location", required_argument, NULL, OPT_SCHEMA },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The bank id: the file's name without ".xml", made an NCName (other
  * characters become '-'; a name that cannot start one gets "bank-"). */
@@ -183,34 +174,38 @@ done:
 	return rc;
 }
 
+static const struct qb_opt new_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "schema-location", 0, "URI", "the xsi:noNamespaceSchemaLocation editors follow (default:\n"
+	  "schema/qbank.xsd found upward, else the installed schema)", 0, qb_opt_string, 0 },
+	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_new_opts = {
+	"new", "write a commented starter bank with one question of each type",
+	"qbank new [--schema-location URI] FILE", new_opts, sizeof(new_opts) / sizeof(new_opts[0]), 25,
+	"Never overwrites FILE (exit 2 when it exists); FILE - writes to standard output.",
+	"unknown or incomplete option '%s'", 0
+};
+
 int cmd_new(int argc, char **argv)
 {
 	struct qb_buf id = QB_BUF_INIT, schema = QB_BUF_INIT;
 	struct qb_error err = { 0, "" };
 	struct qb_atomic *a = NULL;
-	const char *file, *schema_opt = NULL;
+	const char *file, *schema_opt = NULL;   /* the only option: the argument struct */
 	xmlChar *mem = NULL;
 	struct stat st;
-	int c, size = 0, rc = QB_EXIT_USAGE, to_stdout;
+	int first, size = 0, rc = QB_EXIT_USAGE, to_stdout;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", new_options, NULL)) != -1) {
-		if (c == OPT_SCHEMA) {
-			schema_opt = optarg;
-		} else if (c == 'h') {
-			rc = cmd_help(2, (char *[]){ "help", "new", NULL });
-			goto done;
-		} else {
-			rc = cli_usage_error("new", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto done;
-		}
-	}
-	if (argc - optind != 1) {
+	first = qb_opts_parse(&cmd_new_opts, &schema_opt, argc, argv, &rc);
+	if (first < 0)
+		goto done;
+	if (argc - first != 1) {
 		rc = cli_usage_error("new", "name one FILE to create (for example: qbank new bank/course.xml)");
 		goto done;
 	}
-	file = argv[optind];
+	file = argv[first];
 	to_stdout = strcmp(file, "-") == 0;
 	if (!to_stdout && lstat(file, &st) == 0) {
 		cli_error("%s: already exists; 'qbank new' never overwrites a file: choose another "

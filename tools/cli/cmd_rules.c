@@ -65,18 +65,31 @@ static const struct {
 	{ "text", rules_text },
 };
 
+/* Without -h, as always: qbank rules and qbank explain take --help only. */
+static const struct qb_opt rules_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "format", 0, "F", "text (default), markdown (the README's table) or json (with explanations)",
+	  0, qb_opt_string, 0 },
+	{ "help", 0, NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_rules_opts = {
+	"rules", "list every rule: id, default severity, summary",
+	"qbank rules [--format text|markdown|json]", rules_opts,
+	sizeof(rules_opts) / sizeof(rules_opts[0]), 15, NULL,
+	"'qbank rules' takes only --format text|markdown|json", 0
+};
+
 int cmd_rules(int argc, char **argv)
 {
-	const char *fmt = "text";
+	const char *fmt = "text";   /* the only option: the argument struct */
 	size_t i;
+	int first, rc;
 
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return cmd_help(2, (char *[]){ "help", "rules", NULL });
-	if (argc == 3 && strcmp(argv[1], "--format") == 0)
-		fmt = argv[2];
-	else if (argc == 2 && strncmp(argv[1], "--format=", 9) == 0)
-		fmt = argv[1] + 9;
-	else if (argc > 1)
+	first = qb_opts_parse(&cmd_rules_opts, &fmt, argc, argv, &rc);
+	if (first < 0)
+		return rc;
+	if (first < argc)
 		return cli_usage_error("rules", "'qbank rules' takes only --format text|markdown|json");
 	for (i = 0; i < sizeof(rule_formats) / sizeof(rule_formats[0]); i++) {
 		if (strcmp(fmt, rule_formats[i].name) == 0) {
@@ -87,17 +100,31 @@ int cmd_rules(int argc, char **argv)
 	return cli_usage_error("rules", "unknown format '%s' (text, markdown, json)", fmt);
 }
 
+static const struct qb_opt explain_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "help", 0, NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+/* A word that is no option is taken for a rule id, as it always was. */
+const struct qb_opts cmd_explain_opts = {
+	"explain", "print the long explanation of a rule, with examples", "qbank explain RULE",
+	explain_opts, sizeof(explain_opts) / sizeof(explain_opts[0]), 0, NULL,
+	"unknown rule '%s'; 'qbank rules' lists them", 0
+};
+
 int cmd_explain(int argc, char **argv)
 {
 	const struct qb_rule *r;
+	int first, rc;
 
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return cmd_help(2, (char *[]){ "help", "explain", NULL });
-	if (argc != 2)
+	first = qb_opts_parse(&cmd_explain_opts, NULL, argc, argv, &rc);
+	if (first < 0)
+		return rc;
+	if (argc - first != 1)
 		return cli_usage_error("explain", "'qbank explain' takes one rule id");
-	r = qb_rule_find(argv[1]);
+	r = qb_rule_find(argv[first]);
 	if (!r)
-		return cli_usage_error("explain", "unknown rule '%s'; 'qbank rules' lists them", argv[1]);
+		return cli_usage_error("explain", "unknown rule '%s'; 'qbank rules' lists them", argv[first]);
 	printf("%s (%s by default)\n%s.\n\n%s\n", r->id, qb_severity_name(r->severity), r->summary,
 	       r->explanation);
 	return QB_EXIT_OK;

@@ -1,37 +1,20 @@
 /* qbank stats: what a bank holds, as a table or as JSON. The figures come
  * from tools/lib/stats.c; this file only prints them. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/config.h"
 #include "../lib/lint.h"
 #include "../lib/paths.h"
+#include "../lib/rules.h"
 #include "../lib/run.h"
 #include "../lib/stats.h"
 #include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 #include "progress.h"
-
-enum { OPT_FORMAT = 256 };
-
-static const struct option stats_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static double pct(size_t a, size_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 100.0;
-}
-
-static const char *plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
 
 /* ---- table ---------------------------------------------------------- */
 
@@ -52,12 +35,11 @@ static void write_table(FILE *out, const struct qb_stats *s)
 	char label[16];
 	size_t i;
 
-	fprintf(out, "%zu %s, %zu %s, %.15g %s\n", s->files, plural(s->files, "file", "files"),
-		s->questions, plural(s->questions, "question", "questions"), s->points,
+	fprintf(out, "%zu %s, %zu %s, %.15g %s\n", s->files, fmt_plural(s->files, "file", "files"),
+		s->questions, fmt_plural(s->questions, "question", "questions"), s->points,
 		s->points == 1 ? "point" : "points");
-	fprintf(out, "explanations %zu/%zu (%.0f%%), rationales %zu/%zu (%.0f%%)\n",
-		s->explained, s->explainable, pct(s->explained, s->explainable),
-		s->rationales, s->rationalizable, pct(s->rationales, s->rationalizable));
+	fmt_coverage(out, s->explained, s->explainable, s->rationales, s->rationalizable);
+	fputc('\n', out);
 
 	fprintf(out, "\n%9s %9s  %s\n", "questions", "points", "type");
 	for (i = 0; i < QB_Q_UNKNOWN; i++)
@@ -68,8 +50,8 @@ static void write_table(FILE *out, const struct qb_stats *s)
 
 	fprintf(out, "\n%9s %9s  %s\n", "keys", "share", "key position (single and multiple)");
 	for (i = 0; i < s->nkey_positions; i++)
-		fprintf(out, "%9zu %8.0f%%  %s\n", s->key_positions[i], pct(s->key_positions[i], s->keys),
-			qb_stats_position_label(label, i));
+		fprintf(out, "%9zu %8.0f%%  %s\n", s->key_positions[i],
+			fmt_pct(s->key_positions[i], s->keys), qb_stats_position_label(label, i));
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -93,19 +75,6 @@ static void json_names(struct cli_json *j, const char *key, const struct qb_stat
 	cli_json_begin_object(j);
 	for (i = 0; i < t->n; i++)
 		json_count(j, t->v[i].name, t->v[i].questions, t->v[i].points);
-	cli_json_end_object(j);
-}
-
-static void json_coverage(struct cli_json *j, const char *key, size_t have, size_t of)
-{
-	cli_json_key(j, key);
-	cli_json_begin_object(j);
-	cli_json_key(j, "present");
-	cli_json_uint(j, have);
-	cli_json_key(j, "total");
-	cli_json_uint(j, of);
-	cli_json_key(j, "percent");
-	cli_json_number2(j, pct(have, of));
 	cli_json_end_object(j);
 }
 
@@ -136,8 +105,8 @@ static void write_json(FILE *out, const struct qb_stats *s)
 	json_names(&j, "tags", &s->tags);
 	cli_json_key(&j, "untagged");
 	cli_json_uint(&j, s->untagged);
-	json_coverage(&j, "explanations", s->explained, s->explainable);
-	json_coverage(&j, "rationales", s->rationales, s->rationalizable);
+	fmt_json_coverage(&j, "explanations", "present", s->explained, s->explainable);
+	fmt_json_coverage(&j, "rationales", "present", s->rationales, s->rationalizable);
 	cli_json_key(&j, "keys");
 	cli_json_uint(&j, s->keys);
 	cli_json_key(&j, "key_positions");
@@ -183,7 +152,8 @@ static size_t report_unread(const struct qb_diags *d)
 	for (i = 0; i < d->n; i++) {
 		const struct qb_diag *x = &d->v[i];
 
-		if (strcmp(x->rule, "xml-syntax") != 0 && strcmp(x->rule, "xml-schema") != 0)
+		if (strcmp(x->rule, qb_rules[QB_RULE_XML_SYNTAX].id) != 0 &&
+		    strcmp(x->rule, qb_rules[QB_RULE_XML_SCHEMA].id) != 0)
 			continue;
 		n++;
 		if (x->line)
@@ -194,8 +164,44 @@ static size_t report_unread(const struct qb_diags *d)
 	return n;
 }
 
+/* What the options of qbank stats set. */
+struct stats_args {
+	int json;
+	int quiet;
+};
+
+static int set_format(void *field, const char *arg, const struct qb_opts *o)
+{
+	int *json = field;
+
+	if (strcmp(arg, "json") == 0)
+		*json = 1;
+	else if (strcmp(arg, "table") == 0)
+		*json = 0;
+	else
+		return cli_usage_error(o->name, "unknown format '%s' (table or json)", arg);
+	return 0;
+}
+
+static const struct qb_opt stats_opts[] = {
+	/* name, short, argument, help, field, set, flags */
+	{ "format", 0, "F", "table (default) or json", offsetof(struct stats_args, json), set_format, 0 },
+	{ "quiet", 'q', NULL, "no progress display on a terminal", offsetof(struct stats_args, quiet),
+	  qb_opt_flag, 0 },
+	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
+};
+
+const struct qb_opts cmd_stats_opts = {
+	"stats", "count questions by type, category and tag; points, coverage, key positions",
+	"qbank stats [--format table|json] [-q] PATH...",
+	stats_opts, sizeof(stats_opts) / sizeof(stats_opts[0]), 15,
+	"Exit 1 when part of the bank could not be read (the figures leave it out).",
+	"unknown or incomplete option '%s'", 0
+};
+
 int cmd_stats(int argc, char **argv)
 {
+	struct stats_args a = { 0, 0 };
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_config *cfg = NULL;
@@ -203,36 +209,17 @@ int cmd_stats(int argc, char **argv)
 	struct qb_stats *s = NULL;
 	struct stats_run run;
 	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, 1 };
-	int c, json = 0, quiet = 0, rc = QB_EXIT_USAGE;
+	int first, rc = QB_EXIT_USAGE;
 	size_t unread;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hq", stats_options, NULL)) != -1) {
-		if (c == OPT_FORMAT) {
-			if (strcmp(optarg, "json") == 0) {
-				json = 1;
-			} else if (strcmp(optarg, "table") == 0) {
-				json = 0;
-			} else {
-				rc = cli_usage_error("stats", "unknown format '%s' (table or json)", optarg);
-				goto done;
-			}
-		} else if (c == 'q') {
-			quiet = 1;
-		} else if (c == 'h') {
-			rc = cmd_help(2, (char *[]){ "help", "stats", NULL });
-			goto done;
-		} else {
-			rc = cli_usage_error("stats", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto done;
-		}
-	}
-	if (optind >= argc) {
+	first = qb_opts_parse(&cmd_stats_opts, &a, argc, argv, &rc);
+	if (first < 0)
+		goto done;
+	if (first >= argc) {
 		rc = cli_usage_error("stats", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (qb_paths_expand(&paths, (const char *const *)argv + optind, (size_t)(argc - optind), &err)) {
+	if (qb_paths_expand(&paths, (const char *const *)argv + first, (size_t)(argc - first), &err)) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -245,7 +232,7 @@ int cmd_stats(int argc, char **argv)
 		goto done;
 	}
 	run.s = s;
-	cli_progress_init(&run.prog, quiet);
+	cli_progress_init(&run.prog, a.quiet);
 	rc = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&run.prog);
 	if (rc) {
@@ -254,7 +241,7 @@ int cmd_stats(int argc, char **argv)
 		goto done;
 	}
 	qb_stats_finish(s);
-	if (json)
+	if (a.json)
 		write_json(stdout, s);
 	else
 		write_table(stdout, s);
@@ -267,8 +254,8 @@ int cmd_stats(int argc, char **argv)
 	unread = report_unread(qb_lint_diags(l));
 	if (unread) {
 		cli_error("the figures leave out what could not be read (%zu finding%s above); "
-			  "fix %s and run 'qbank stats' again", unread, plural(unread, "", "s"),
-			  plural(unread, "it", "them"));
+			  "fix %s and run 'qbank stats' again", unread, fmt_plural(unread, "", "s"),
+			  fmt_plural(unread, "it", "them"));
 		rc = QB_EXIT_FINDINGS;
 	}
 done:

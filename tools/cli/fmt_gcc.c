@@ -1,18 +1,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "format.h"
 
 static const char *const sev_color[] = { "", "\033[1;36m", "\033[1;35m", "\033[1;31m" };
 
-static double pct(size_t a, size_t b)
+double fmt_pct(size_t part, size_t whole)
 {
-	return b ? 100.0 * (double)a / (double)b : 100.0;
+	return whole ? 100.0 * (double)part / (double)whole : 100.0;
 }
 
-static const char *plural(size_t n, const char *one, const char *many)
+const char *fmt_plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
+}
+
+void fmt_coverage(FILE *out, size_t explained, size_t explainable, size_t rationales,
+		  size_t rationalizable)
+{
+	fprintf(out, "explanations %zu/%zu (%.0f%%), rationales %zu/%zu (%.0f%%)", explained,
+		explainable, fmt_pct(explained, explainable), rationales, rationalizable,
+		fmt_pct(rationales, rationalizable));
 }
 
 void fmt_summary(FILE *out, const struct qb_report *r)
@@ -20,15 +28,15 @@ void fmt_summary(FILE *out, const struct qb_report *r)
 	const struct qb_lint_stats *s = r->stats;
 	const size_t *c = r->diags->count;
 
-	fprintf(out, "%zu %s, %zu %s: %zu %s, %zu %s", s->files, plural(s->files, "file", "files"),
-		s->questions, plural(s->questions, "question", "questions"),
-		c[QB_SEV_ERROR], plural(c[QB_SEV_ERROR], "error", "errors"),
-		c[QB_SEV_WARNING], plural(c[QB_SEV_WARNING], "warning", "warnings"));
+	fprintf(out, "%zu %s, %zu %s: %zu %s, %zu %s", s->files, fmt_plural(s->files, "file", "files"),
+		s->questions, fmt_plural(s->questions, "question", "questions"),
+		c[QB_SEV_ERROR], fmt_plural(c[QB_SEV_ERROR], "error", "errors"),
+		c[QB_SEV_WARNING], fmt_plural(c[QB_SEV_WARNING], "warning", "warnings"));
 	if (c[QB_SEV_INFO])
-		fprintf(out, ", %zu %s", c[QB_SEV_INFO], plural(c[QB_SEV_INFO], "info", "infos"));
-	fprintf(out, "; explanations %zu/%zu (%.0f%%), rationales %zu/%zu (%.0f%%)\n",
-		s->explained, s->explainable, pct(s->explained, s->explainable),
-		s->rationales, s->rationalizable, pct(s->rationales, s->rationalizable));
+		fprintf(out, ", %zu %s", c[QB_SEV_INFO], fmt_plural(c[QB_SEV_INFO], "info", "infos"));
+	fputs("; ", out);
+	fmt_coverage(out, s->explained, s->explainable, s->rationales, s->rationalizable);
+	fputc('\n', out);
 }
 
 int fmt_gcc(FILE *out, const struct qb_report *r)

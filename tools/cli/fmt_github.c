@@ -3,7 +3,7 @@
  * the toolkit's escaping (@actions/core): in the message %, CR and LF; in
  * the properties also : and ,. The summary line closes the output as plain
  * text, which the job log shows as it is. */
-#include "cli.h"
+#include "format.h"
 
 static const char *const command[] = { "notice", "notice", "warning", "error" };
 

@@ -2,24 +2,20 @@
  * the order of the gcc format. Fields without a value (a run-wide finding
  * has no file, a file-wide one no line, most findings of a file no
  * question) are null. */
-#include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 
-static double pct(size_t a, size_t b)
+void fmt_json_coverage(struct cli_json *j, const char *key, const char *part_key, size_t part,
+		       size_t whole)
 {
-	return b ? 100.0 * (double)a / (double)b : 100.0;
-}
-
-static void coverage(struct cli_json *j, const char *name, size_t covered, size_t total)
-{
-	cli_json_key(j, name);
+	cli_json_key(j, key);
 	cli_json_begin_object(j);
-	cli_json_key(j, "covered");
-	cli_json_uint(j, covered);
+	cli_json_key(j, part_key);
+	cli_json_uint(j, part);
 	cli_json_key(j, "total");
-	cli_json_uint(j, total);
+	cli_json_uint(j, whole);
 	cli_json_key(j, "percent");
-	cli_json_number2(j, pct(covered, total));
+	cli_json_number2(j, fmt_pct(part, whole));
 	cli_json_end_object(j);
 }
 
@@ -50,8 +46,8 @@ int fmt_json(FILE *out, const struct qb_report *r)
 	cli_json_end_object(&j);
 	cli_json_key(&j, "coverage");
 	cli_json_begin_object(&j);
-	coverage(&j, "explanations", s->explained, s->explainable);
-	coverage(&j, "rationales", s->rationales, s->rationalizable);
+	fmt_json_coverage(&j, "explanations", "covered", s->explained, s->explainable);
+	fmt_json_coverage(&j, "rationales", "covered", s->rationales, s->rationalizable);
 	cli_json_end_object(&j);
 	cli_json_key(&j, "diagnostics");
 	cli_json_begin_array(&j);

@@ -15,7 +15,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../lib/core/buf.h"
-#include "cli.h"
+#include "format.h"
 
 #define X(s) BAD_CAST(s)
 

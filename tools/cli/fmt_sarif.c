@@ -16,7 +16,7 @@
 #include "../lib/rules.h"
 #include "../lib/text.h"
 #include "../lib/version.h"
-#include "cli.h"
+#include "format.h"
 #include "json_writer.h"
 
 const char *fmt_sarif_level(enum qb_severity s)

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "format.h"
 
 /* Keep this table sorted by name (qb_format_find() searches it). */
 const struct qb_format qb_formats[] = {

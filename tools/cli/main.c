@@ -3,7 +3,6 @@
 
 #include <libxml/parser.h>
 
-#include "../lib/version.h"
 #include "cli.h"
 
 static void quiet_libxml2(void *ctx, const char *msg, ...)
@@ -15,28 +14,24 @@ static void quiet_libxml2(void *ctx, const char *msg, ...)
 int main(int argc, char **argv)
 {
 	const struct qb_command *c;
-	int rc;
+	int i, rc;
 
-	if (argc < 2)
+	/* qbank's own options come before the command, which parses the rest */
+	i = qb_opts_parse(&qb_top_opts, NULL, argc, argv, &rc);
+	if (i < 0)
+		return rc;
+	if (i >= argc)
 		return cli_usage_error(NULL, "no command given");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		return cmd_help(1, argv + 1);
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("qbank %s\n", QB_VERSION);
-		return QB_EXIT_OK;
-	}
-	if (argv[1][0] == '-')
-		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-	c = qb_command_find(argv[1]);
+	c = qb_command_find(argv[i]);
 	if (!c)
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return cli_usage_error(NULL, argv[i][0] == '-' ? qb_top_opts.unknown : "unknown command '%s'",
+				       argv[i]);
 	LIBXML_TEST_VERSION
 	/* libxml2 also prints its writers' I/O errors ("I/O error : No space
 	 * left on device") on stderr; the library reports every failure as an
 	 * error with the file's name, so stderr keeps to one line per error. */
 	xmlSetGenericErrorFunc(NULL, quiet_libxml2);
-	rc = c->run(argc - 1, argv + 1);
+	rc = c->run(argc - i, argv + i);
 	xmlCleanupParser();
 	return rc;
 }

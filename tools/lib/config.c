@@ -11,8 +11,8 @@
 
 #include <utf8proc.h>
 
+#include "core/array.h"
 #include "core/buf.h"
-#include "rules.h"
 
 int qb_config_new(struct qb_config **out)
 {
@@ -57,11 +57,11 @@ void qb_config_free(struct qb_config *c)
 int qb_config_set_severity(struct qb_config *c, const char *pattern,
 			   enum qb_severity sev, int enable_default)
 {
-	struct qb_severity_rule *v = realloc(c->sev, (c->nsev + 1) * sizeof(*v));
+	struct qb_severity_rule *v;
 
-	if (!v)
+	if (QB_ARRAY_RESERVE(c->sev, c->capsev, c->nsev + 1))
 		return QB_ENOMEM;
-	c->sev = v;
+	v = c->sev;
 	v[c->nsev].pattern = strdup(pattern);
 	if (!v[c->nsev].pattern)
 		return QB_ENOMEM;
@@ -159,7 +159,7 @@ struct value {
 	int is_int;
 	int b;
 	char **items;
-	size_t nitems;
+	size_t nitems, capitems;
 };
 
 struct seen_key {
@@ -176,7 +176,8 @@ struct parser {
 	int seen_rules;
 	struct qb_user_rule *cur;     /* the [[custom-rule]] being read */
 	struct seen_key *keys;        /* keys of the current table, for duplicates */
-	size_t nkeys;
+	size_t nkeys, capkeys;
+	qb_config_rule_check_fn known;  /* the rule table's check of [rules] keys, or NULL */
 };
 
 static void fail_at(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -380,7 +381,7 @@ static int parse_array(struct parser *p, const char **s, struct value *v)
 
 	v->type = V_ARRAY;
 	while (*q != ']') {
-		char **nv, *item = NULL;
+		char *item = NULL;
 
 		if (*q != '"' && *q != '\'')
 			return fail(p, *q ? "arrays hold \"strings\" here" :
@@ -388,13 +389,10 @@ static int parse_array(struct parser *p, const char **s, struct value *v)
 		rc = parse_string(p, &q, &item);
 		if (rc)
 			return rc;
-		nv = realloc(v->items, (v->nitems + 1) * sizeof(*nv));
-		if (!nv) {
+		if (QB_ARRAY_PUSH(v->items, v->nitems, v->capitems, item)) {
 			free(item);
 			return QB_ENOMEM;
 		}
-		v->items = nv;
-		v->items[v->nitems++] = item;
 		q = skip_ws(q);
 		if (*q == ',')
 			q = skip_ws(q + 1);
@@ -483,7 +481,7 @@ static int rules_setting(struct parser *p, const char *key, const struct value *
 
 	if (strcmp(key, "max-warnings") == 0 || strncmp(key, "min-", 4) == 0)
 		return fail(p, "'%s' is not a rule: put it above the first [table]", key);
-	if (!strpbrk(key, "*?[") && !qb_rule_find(key) && strncmp(key, "custom/", 7) != 0)
+	if (p->known && !p->known(key))
 		return fail(p, "unknown rule '%s'; 'qbank rules' lists them", key);
 	rc = want(p, v, V_STRING, key);
 	if (rc)
@@ -628,12 +626,11 @@ static int finish_custom(struct parser *p)
 
 static int start_custom(struct parser *p)
 {
-	struct qb_user_rule *v = realloc(p->c->user_rules, (p->c->nuser_rules + 1) * sizeof(*v));
+	struct qb_config *c = p->c;
 
-	if (!v)
+	if (QB_ARRAY_RESERVE(c->user_rules, c->capuser_rules, c->nuser_rules + 1))
 		return QB_ENOMEM;
-	p->c->user_rules = v;
-	p->cur = &v[p->c->nuser_rules++];
+	p->cur = &c->user_rules[c->nuser_rules++];
 	memset(p->cur, 0, sizeof(*p->cur));
 	p->cur->parts = QB_PART_ALL;
 	p->cur->severity = QB_SEV_WARNING;
@@ -658,10 +655,9 @@ static int remember_key(struct parser *p, const char *key)
 	for (i = 0; i < p->nkeys; i++)
 		if (strcmp(p->keys[i].key, key) == 0)
 			return fail(p, "'%s' is set twice (first on line %lu)", key, p->keys[i].line);
-	v = realloc(p->keys, (p->nkeys + 1) * sizeof(*v));
-	if (!v)
+	if (QB_ARRAY_RESERVE(p->keys, p->capkeys, p->nkeys + 1))
 		return QB_ENOMEM;
-	p->keys = v;
+	v = p->keys;
 	v[p->nkeys].key = strdup(key);
 	if (!v[p->nkeys].key)
 		return QB_ENOMEM;
@@ -750,26 +746,20 @@ done:
 /* Moves the file's settings F under those of C (C wins). */
 static int merge_under(struct qb_config *c, struct qb_config *f)
 {
-	struct qb_severity_rule *sev;
-	struct qb_user_rule *ur;
-
-	sev = realloc(f->sev, (f->nsev + c->nsev + 1) * sizeof(*sev));
-	ur = realloc(c->user_rules, (c->nuser_rules + f->nuser_rules + 1) * sizeof(*ur));
-	if (sev)
-		f->sev = sev;
-	if (ur)
-		c->user_rules = ur;
-	if (!sev || !ur)
+	if (QB_ARRAY_RESERVE(f->sev, f->capsev, f->nsev + c->nsev) ||
+	    QB_ARRAY_RESERVE(c->user_rules, c->capuser_rules, c->nuser_rules + f->nuser_rules))
 		return QB_ENOMEM;
 	if (c->nsev)
-		memcpy(sev + f->nsev, c->sev, c->nsev * sizeof(*sev));
+		memcpy(f->sev + f->nsev, c->sev, c->nsev * sizeof(*f->sev));
 	free(c->sev);
-	c->sev = sev;
+	c->sev = f->sev;
+	c->capsev = f->capsev;
 	c->nsev += f->nsev;
 	f->sev = NULL;
-	f->nsev = 0;
+	f->nsev = f->capsev = 0;
 	if (f->nuser_rules)
-		memcpy(ur + c->nuser_rules, f->user_rules, f->nuser_rules * sizeof(*ur));
+		memcpy(c->user_rules + c->nuser_rules, f->user_rules,
+		       f->nuser_rules * sizeof(*c->user_rules));
 	c->nuser_rules += f->nuser_rules;
 	f->nuser_rules = 0;
 	if (c->min_explanation_coverage < 0)
@@ -786,7 +776,7 @@ static int merge_under(struct qb_config *c, struct qb_config *f)
 }
 
 int qb_config_parse(struct qb_config *c, const char *name, const char *text, size_t len,
-		    struct qb_error *err)
+		    qb_config_rule_check_fn known, struct qb_error *err)
 {
 	struct parser p;
 	struct qb_buf line = QB_BUF_INIT;
@@ -796,6 +786,7 @@ int qb_config_parse(struct qb_config *c, const char *name, const char *text, siz
 	memset(&p, 0, sizeof(p));
 	p.name = name;
 	p.err = err;
+	p.known = known;
 	rc = qb_config_new(&p.c);
 	if (rc)
 		return rc;
@@ -837,7 +828,8 @@ int qb_config_parse(struct qb_config *c, const char *name, const char *text, siz
 	return rc;
 }
 
-int qb_config_load(struct qb_config *c, const char *path, struct qb_error *err)
+int qb_config_load(struct qb_config *c, const char *path, qb_config_rule_check_fn known,
+		   struct qb_error *err)
 {
 	struct qb_buf text = QB_BUF_INIT;
 	char chunk[4096];
@@ -864,7 +856,7 @@ int qb_config_load(struct qb_config *c, const char *path, struct qb_error *err)
 	}
 	(void)fclose(f);  /* read-only: ferror() above already caught read errors */
 	if (!rc)
-		rc = qb_config_parse(c, path, text.ptr ? text.ptr : "", text.len, err);
+		rc = qb_config_parse(c, path, text.ptr ? text.ptr : "", text.len, known, err);
 	if (!rc && !c->path) {
 		c->path = strdup(path);
 		if (!c->path)

@@ -55,12 +55,12 @@ struct qb_user_rule {
 
 struct qb_config {
 	struct qb_severity_rule *sev;
-	size_t nsev;
+	size_t nsev, capsev;
 	double min_explanation_coverage;   /* percent, -1 = no threshold */
 	double min_rationale_coverage;     /* percent, -1 = no threshold */
 	long max_warnings;                 /* -1 = unlimited */
 	struct qb_user_rule *user_rules;
-	size_t nuser_rules;
+	size_t nuser_rules, capuser_rules;
 	pcre2_match_context *mctx;         /* match and depth limits of user rules */
 	char *path;                        /* configuration file read, or NULL */
 };
@@ -90,14 +90,23 @@ const struct qb_user_rule *qb_config_user_rule(const struct qb_config *c, const 
  * to free(), or NULL when there is none. */
 int qb_config_find(char **out, struct qb_error *err);
 
+/* Whether NAME, a key of the [rules] table, may stand for rules: 1 or 0.
+ * The configuration sits below the rule table (tools/README.md "Floors")
+ * and knows no rule ids; whoever joins the two passes the table's own
+ * check (qb_rule_known, rules.h). */
+typedef int (*qb_config_rule_check_fn)(const char *name);
+
 /* Reads the configuration file PATH into C. Settings already in C (the
  * command line's) win: the file's severities go before them, its
- * thresholds apply only where C has none. Errors: QB_EIO (unreadable) or
- * QB_EINVAL with "PATH:LINE: message" in ERR; C is unchanged then. */
-int qb_config_load(struct qb_config *c, const char *path, struct qb_error *err);
+ * thresholds apply only where C has none. A key of [rules] that KNOWN
+ * rejects is an error at its line (NULL: every key is taken). Errors:
+ * QB_EIO (unreadable) or QB_EINVAL with "PATH:LINE: message" in ERR; C is
+ * unchanged then. */
+int qb_config_load(struct qb_config *c, const char *path, qb_config_rule_check_fn known,
+		   struct qb_error *err);
 
 /* The same over TEXT in memory; NAME is the file name for messages. */
 int qb_config_parse(struct qb_config *c, const char *name, const char *text, size_t len,
-		    struct qb_error *err);
+		    qb_config_rule_check_fn known, struct qb_error *err);
 
 #endif

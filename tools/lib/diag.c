@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/buf.h"
 #include "error.h"
 
@@ -18,15 +19,8 @@ int qb_diags_add(struct qb_diags *d, const char *file, unsigned long line,
 
 	if (sev == QB_SEV_OFF)
 		return 0;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-		struct qb_diag *v = realloc(d->v, cap * sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		d->v = v;
-		d->cap = cap;
-	}
+	if (QB_ARRAY_RESERVE(d->v, d->cap, d->n + 1))
+		return QB_ENOMEM;
 	va_start(ap, fmt);
 	err = qb_buf_vprintf(&msg, fmt, ap);
 	va_end(ap);

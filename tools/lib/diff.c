@@ -14,6 +14,7 @@
 #include "imgpath.h"
 #include "paths.h"
 #include "reader.h"
+#include "rules.h"
 #include "text.h"
 
 const char *const qb_diff_part_names[QB_DIFF_NPARTS] = {
@@ -1267,9 +1268,10 @@ int qb_diff_run(struct qb_diff_report **out, const char *old_spec, const char *n
 	if (!rc)
 		rc = side_open(&p->s[1], new_spec, err);
 	if (!rc && opts->cfg && (p->s[0].revision || p->s[1].revision)) {
-		rc = qb_config_set_severity(opts->cfg, "img-missing", QB_SEV_OFF, 0);
+		rc = qb_config_set_severity(opts->cfg, qb_rules[QB_RULE_IMG_MISSING].id, QB_SEV_OFF, 0);
 		if (!rc)
-			rc = qb_config_set_severity(opts->cfg, "img-unsafe-path", QB_SEV_OFF, 0);
+			rc = qb_config_set_severity(opts->cfg, qb_rules[QB_RULE_IMG_UNSAFE_PATH].id,
+						    QB_SEV_OFF, 0);
 	}
 	for (sd = 0; sd < 2 && !rc && opts->cfg; sd++)
 		rc = qb_lint_new(&p->s[sd].lint, opts->cfg, err);

@@ -1,12 +1,74 @@
+/* The linter: runs the rule table over each question, keeps the inline
+ * suppressions of the current question and file, and collects the
+ * findings. Rules see it only as the host of their context (rule.h). */
 #include "lint.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lint_internal.h"
-#include "rules/rules_impl.h"
+#include "core/array.h"
+#include "rule.h"
+#include "rules.h"
 #include "text.h"
+
+struct suppression {
+	char *rule;                /* id or glob */
+	unsigned long line;
+	int used;
+};
+
+struct suppressions {
+	struct suppression *v;
+	size_t n, cap;
+};
+
+struct qb_lint {
+	const struct qb_config *cfg;
+	enum qb_severity sev[QB_RULE_COUNT];  /* effective severity, by rule */
+	struct qb_diags diags;
+	struct qb_lint_stats stats;
+
+	char **files;              /* names of the run's files, by index */
+	size_t nfiles, capfiles;
+	const char *file;          /* current file */
+	size_t file_diag_start;    /* first diagnostic of the current file */
+
+	const struct qb_question *q;  /* current question, or NULL */
+	struct suppressions supp;  /* inline suppressions of the current question */
+
+	struct qb_rule_ctx rules;  /* what the rules see */
+};
+
+static int vreport(struct qb_lint *l, enum qb_rule_key rule, const char *user_id,
+		   enum qb_severity min_sev, const char *file, unsigned long line,
+		   const char *question, const char *fmt, va_list ap);
+
+/* ---- the rules' host ------------------------------------------------ */
+
+static int host_report(void *ctx, const struct qb_rule_finding *f, const char *fmt, va_list ap)
+{
+	struct qb_lint *l = ctx;
+
+	if (f->whole_run)
+		return vreport(l, f->rule, f->user_id, f->min_sev, "", f->line, NULL, fmt, ap);
+	return vreport(l, f->rule, f->user_id, f->min_sev, l->file, f->line, l->q ? l->q->id : NULL,
+		       fmt, ap);
+}
+
+static enum qb_severity host_severity(void *ctx, enum qb_rule_key rule)
+{
+	const struct qb_lint *l = ctx;
+
+	return rule < QB_RULE_COUNT ? l->sev[rule] : QB_SEV_OFF;
+}
+
+static const char *host_file_name(void *ctx, size_t index)
+{
+	return qb_lint_file_name(ctx, index);
+}
+
+static const struct qb_rule_host host = { host_report, host_severity, host_file_name };
 
 int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_error *err)
 {
@@ -20,14 +82,9 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 	if (!l)
 		return QB_ENOMEM;
 	l->cfg = cfg;
-	l->sev = calloc(qb_nrules, sizeof(*l->sev));
-	if (!l->sev) {
-		free(l);
-		return QB_ENOMEM;
-	}
-	for (i = 0; i < qb_nrules; i++)
+	for (i = 0; i < QB_RULE_COUNT; i++)
 		l->sev[i] = qb_config_severity(cfg, qb_rules[i].id, qb_rules[i].severity);
-	rc = qb_rules_state_new(&l->rules);
+	rc = qb_rule_ctx_init(&l->rules, &host, l, cfg);
 	if (rc) {
 		qb_lint_free(l);
 		return rc;
@@ -36,13 +93,13 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 	return 0;
 }
 
-static void clear_supp(struct qb_lint *l)
+static void clear_supp(struct suppressions *s)
 {
 	size_t i;
 
-	for (i = 0; i < l->nsupp; i++)
-		free(l->supp[i].rule);
-	l->nsupp = 0;
+	for (i = 0; i < s->n; i++)
+		free(s->v[i].rule);
+	s->n = 0;
 }
 
 void qb_lint_free(struct qb_lint *l)
@@ -55,19 +112,10 @@ void qb_lint_free(struct qb_lint *l)
 	for (i = 0; i < l->nfiles; i++)
 		free(l->files[i]);
 	free(l->files);
-	clear_supp(l);
-	free(l->supp);
-	free(l->sev);
-	qb_buf_dispose(&l->scratch);
-	qb_buf_dispose(&l->scratch2);
-	qb_lint_digests_free(l->digests);
-	qb_rules_state_free(l->rules);
+	clear_supp(&l->supp);
+	free(l->supp.v);
+	qb_rule_ctx_dispose(&l->rules);
 	free(l);
-}
-
-enum qb_severity qb_lint_rule_severity(const struct qb_lint *l, const struct qb_rule *r)
-{
-	return l->sev[r - qb_rules];
 }
 
 struct qb_diags *qb_lint_diags(struct qb_lint *l)
@@ -102,55 +150,50 @@ int qb_lint_failed(const struct qb_lint *l)
 
 /* ---- suppression ---------------------------------------------------- */
 
-/* Parses "qbank-disable[-file] RULE[,RULE...] [-- reason]" into entries. */
-static int parse_pragma(struct qb_lint *l, const char *text, unsigned long line,
-			struct suppression **v, size_t *n, size_t *cap)
+static int is_sep(char c)
 {
+	return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Parses "qbank-disable[-file] RULE[,RULE...] [-- reason]" into entries. */
+static int parse_pragma(struct suppressions *out, const char *text, unsigned long line)
+{
+	static const char *const reason_sep[] = { " - ", " :", ": ", " \xe2\x80\x94 " };
 	const char *p = text, *end;
+	size_t i;
 
 	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
 	/* The reason follows a lone "-" (or ":" or an em dash): XML forbids "--"
 	 * inside comments, so the DESIGN's "-- reason" cannot be written. */
 	end = p + strlen(p);
-	{
-		const char *sep[] = { " - ", " :", ": ", " \xe2\x80\x94 ", NULL };
-		int i;
+	for (i = 0; i < sizeof(reason_sep) / sizeof(reason_sep[0]); i++) {
+		const char *x = strstr(p, reason_sep[i]);
 
-		for (i = 0; sep[i]; i++) {
-			const char *x = strstr(p, sep[i]);
-
-			if (x && x < end)
-				end = x;
-		}
+		if (x && x < end)
+			end = x;
 	}
 	while (p < end) {
+		struct suppression *e;
 		const char *s;
 
-		while (p < end && (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r'))
+		while (p < end && is_sep(*p))
 			p++;
 		s = p;
-		while (p < end && !(*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r'))
+		while (p < end && !is_sep(*p))
 			p++;
 		if (p == s)
 			break;
-		if (*n == *cap) {
-			size_t c = *cap ? *cap * 2 : 4;
-			struct suppression *nv = realloc(*v, c * sizeof(*nv));
-
-			if (!nv)
-				return QB_ENOMEM;
-			*v = nv;
-			*cap = c;
-		}
-		(*v)[*n].rule = strndup(s, (size_t)(p - s));
-		if (!(*v)[*n].rule)
+		if (QB_ARRAY_RESERVE(out->v, out->cap, out->n + 1))
 			return QB_ENOMEM;
-		(*v)[*n].line = line;
-		(*v)[*n].used = 0;
-		(*n)++;
+		e = &out->v[out->n];
+		e->rule = strndup(s, (size_t)(p - s));
+		if (!e->rule)
+			return QB_ENOMEM;
+		e->line = line;
+		e->used = 0;
+		out->n++;
 	}
-	(void)l;
 	return 0;
 }
 
@@ -165,135 +208,104 @@ static int suppressed(struct qb_lint *l, const char *rule_id)
 	size_t i;
 	int hit = 0;
 
-	for (i = 0; i < l->nsupp; i++) {
-		if (fnmatch(l->supp[i].rule, rule_id, 0) == 0) {
-			l->supp[i].used = 1;
+	for (i = 0; i < l->supp.n; i++) {
+		if (fnmatch(l->supp.v[i].rule, rule_id, 0) == 0) {
+			l->supp.v[i].used = 1;
 			hit = 1;
 		}
 	}
 	return hit;
 }
 
-/* Reports the suppressions of V that suppressed nothing. */
-static int report_unused(struct qb_lint *l, const struct suppression *v, size_t n,
-			 const char *question)
+static int report_at(struct qb_lint *l, enum qb_rule_key rule, const char *file,
+		     unsigned long line, const char *question, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Reports the suppressions of S that suppressed nothing. */
+static int report_unused(struct qb_lint *l, const struct suppressions *s, const char *question)
 {
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n && !err; i++) {
-		if (v[i].used)
+	for (i = 0; i < s->n && !err; i++) {
+		if (s->v[i].used)
 			continue;
-		if (!qb_rule_find(v[i].rule) && !strpbrk(v[i].rule, "*?[") &&
-		    strncmp(v[i].rule, "custom/", 7) != 0)
-			err = qb_lint_report_at(l, "suppression-unused", l->file, v[i].line, question,
-						"suppression names '%s', which is not a rule; "
-						"see 'qbank rules' for the ids", v[i].rule);
+		if (!qb_rule_known(s->v[i].rule))
+			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, s->v[i].line, question,
+					"suppression names '%s', which is not a rule; "
+					"see 'qbank rules' for the ids", s->v[i].rule);
 		else
-			err = qb_lint_report_at(l, "suppression-unused", l->file, v[i].line, question,
-						"suppression of '%s' suppresses nothing here; remove it",
-						v[i].rule);
+			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, s->v[i].line, question,
+					"suppression of '%s' suppresses nothing here; remove it",
+					s->v[i].rule);
 	}
 	return err;
 }
 
 /* ---- reporting ------------------------------------------------------ */
 
-int qb_lint_vreport(struct qb_lint *l, const char *rule_id, enum qb_severity min_sev,
-		    const char *file, unsigned long line, const char *question,
-		    const char *fmt, va_list ap)
+/* A finding of RULE (a row of the table), or of the user rule USER_ID when
+ * RULE is QB_RULE_COUNT. */
+static int vreport(struct qb_lint *l, enum qb_rule_key rule, const char *user_id,
+		   enum qb_severity min_sev, const char *file, unsigned long line,
+		   const char *question, const char *fmt, va_list ap)
 {
-	const struct qb_rule *r = qb_rule_find(rule_id);
+	const char *id = rule < QB_RULE_COUNT ? qb_rules[rule].id : user_id;
 	enum qb_severity sev;
 	struct qb_buf msg = QB_BUF_INIT;
 	int err;
 
-	if (r)
-		sev = qb_lint_rule_severity(l, r);
+	if (rule < QB_RULE_COUNT)
+		sev = l->sev[rule];
 	else
-		sev = qb_config_severity(l->cfg, rule_id, QB_SEV_WARNING);
+		sev = qb_config_severity(l->cfg, id, QB_SEV_WARNING);
 	if (sev == QB_SEV_OFF)
 		return 0;
 	if (sev < min_sev)
 		sev = min_sev;
 	if (l->q && question && l->q->id && strcmp(question, l->q->id) == 0 &&
-	    strcmp(rule_id, "suppression-unused") != 0 && suppressed(l, rule_id))
+	    rule != QB_RULE_SUPPRESSION_UNUSED && suppressed(l, id))
 		return 0;
 	err = qb_buf_vprintf(&msg, fmt, ap);
 	if (!err)
-		err = qb_diags_add(&l->diags, file, line, sev, r ? r->id : rule_id, question,
-				   "%s", msg.ptr);
+		err = qb_diags_add(&l->diags, file, line, sev, id, question, "%s", msg.ptr);
 	qb_buf_dispose(&msg);
 	return err;
 }
 
-int qb_lint_report(struct qb_lint *l, const char *rule_id, unsigned long line,
-		   const char *fmt, ...)
+static int report_at(struct qb_lint *l, enum qb_rule_key rule, const char *file,
+		     unsigned long line, const char *question, const char *fmt, ...)
 {
 	va_list ap;
 	int err;
 
 	va_start(ap, fmt);
-	err = qb_lint_vreport(l, rule_id, QB_SEV_OFF, l->file, line,
-			      l->q ? l->q->id : NULL, fmt, ap);
+	err = vreport(l, rule, NULL, QB_SEV_OFF, file, line, question, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-int qb_lint_report_min(struct qb_lint *l, const char *rule_id, enum qb_severity min_sev,
-		       unsigned long line, const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = qb_lint_vreport(l, rule_id, min_sev, l->file, line,
-			      l->q ? l->q->id : NULL, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-int qb_lint_report_at(struct qb_lint *l, const char *rule_id, const char *file,
-		      unsigned long line, const char *question, const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = qb_lint_vreport(l, rule_id, QB_SEV_OFF, file, line, question, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line,
-			 const char *rule, const char *question, const char *message)
+void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
+			 const char *question, const char *message)
 {
 	struct qb_lint *l = ctx;
 
 	if (question)
-		(void)qb_lint_report_at(l, rule, file, line, question, "question '%s': %s",
-					question, message);
+		(void)report_at(l, rule, file, line, question, "question '%s': %s", question, message);
 	else
-		(void)qb_lint_report_at(l, rule, file, line, question, "%s", message);
+		(void)report_at(l, rule, file, line, question, "%s", message);
 }
 
 /* ---- the run -------------------------------------------------------- */
 
 int qb_lint_file_begin(struct qb_lint *l, const char *file, size_t index)
 {
-	if (index >= l->capfiles) {
-		size_t cap = l->capfiles ? l->capfiles * 2 : 8;
-		char **v;
+	size_t had = l->capfiles;
 
-		while (cap <= index)
-			cap *= 2;
-		v = realloc(l->files, cap * sizeof(*v));
-		if (!v)
-			return QB_ENOMEM;
-		memset(v + l->capfiles, 0, (cap - l->capfiles) * sizeof(*v));
-		l->files = v;
-		l->capfiles = cap;
-	}
+	if (QB_ARRAY_RESERVE(l->files, l->capfiles, index + 1))
+		return QB_ENOMEM;
+	if (l->capfiles > had)
+		memset(l->files + had, 0, (l->capfiles - had) * sizeof(*l->files));
 	if (!l->files[index]) {
 		l->files[index] = strdup(file);
 		if (!l->files[index])
@@ -302,7 +314,6 @@ int qb_lint_file_begin(struct qb_lint *l, const char *file, size_t index)
 	if (index >= l->nfiles)
 		l->nfiles = index + 1;
 	l->file = l->files[index];
-	l->file_index = index;
 	l->file_diag_start = l->diags.n;
 	l->stats.files++;
 	return 0;
@@ -338,47 +349,48 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 
 	l->q = q;
 	l->stats.questions++;
-	clear_supp(l);
+	l->rules.serial = l->stats.questions;
+	clear_supp(&l->supp);
 	for (i = 0; i < q->npragmas && !err; i++)
 		if (pragma_is_disable(q->pragmas[i].text))
-			err = parse_pragma(l, q->pragmas[i].text, q->pragmas[i].line,
-					   &l->supp, &l->nsupp, &l->capsupp);
+			err = parse_pragma(&l->supp, q->pragmas[i].text, q->pragmas[i].line);
 	if (!err && !q->schema_invalid)
 		count_coverage(l, q);
-	for (i = 0; i < qb_nrules && !err; i++) {
+	for (i = 0; i < QB_RULE_COUNT && !err; i++) {
 		if (!qb_rules[i].check || l->sev[i] == QB_SEV_OFF)
 			continue;
-		if (q->schema_invalid && strcmp(qb_rules[i].id, "id-duplicate") != 0)
+		/* a question the schema rejects is only counted for its id */
+		if (q->schema_invalid && i != QB_RULE_ID_DUPLICATE)
 			continue;
-		err = qb_rules[i].check(l, q);
+		err = qb_rules[i].check(&l->rules, q);
 	}
 	if (!err)
-		err = qb_lint_user_rules(l, q);
+		err = qb_rule_user_check(&l->rules, q);
 	if (!err)
-		err = report_unused(l, l->supp, l->nsupp, q->id);
-	clear_supp(l);
+		err = report_unused(l, &l->supp, q->id);
+	clear_supp(&l->supp);
 	l->q = NULL;
 	return err;
 }
 
 int qb_lint_file_end(struct qb_lint *l, const struct qb_bank_info *b)
 {
-	struct suppression *v = NULL;
-	size_t n = 0, cap = 0, i, j, k;
+	const char *unused_id = qb_rules[QB_RULE_SUPPRESSION_UNUSED].id;
+	struct suppressions s = { NULL, 0, 0 };
+	size_t i, j, k;
 	int err = 0;
 
 	for (i = 0; b && i < b->nfile_pragmas && !err; i++)
-		err = parse_pragma(l, b->file_pragmas[i].text, b->file_pragmas[i].line, &v, &n, &cap);
-	if (!err && n) {
+		err = parse_pragma(&s, b->file_pragmas[i].text, b->file_pragmas[i].line);
+	if (!err && s.n) {
 		/* Drop this file's findings that a file-wide pragma disables. */
 		for (j = k = l->file_diag_start; j < l->diags.n; j++) {
 			struct qb_diag *d = &l->diags.v[j];
 			int drop = 0;
 
-			for (i = 0; i < n; i++) {
-				if (strcmp(d->rule, "suppression-unused") != 0 &&
-				    fnmatch(v[i].rule, d->rule, 0) == 0) {
-					v[i].used = 1;
+			for (i = 0; i < s.n; i++) {
+				if (strcmp(d->rule, unused_id) != 0 && fnmatch(s.v[i].rule, d->rule, 0) == 0) {
+					s.v[i].used = 1;
 					drop = 1;
 				}
 			}
@@ -392,17 +404,30 @@ int qb_lint_file_end(struct qb_lint *l, const struct qb_bank_info *b)
 			}
 		}
 		l->diags.n = k;
-		err = report_unused(l, v, n, NULL);
+		err = report_unused(l, &s, NULL);
 	}
-	for (i = 0; i < n; i++)
-		free(v[i].rule);
-	free(v);
+	clear_supp(&s);
+	free(s.v);
 	return err;
 }
 
 static double pct(size_t a, size_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+/* explanation-coverage: WHAT (explanation, rationale) is in HAVE of OF
+ * PARTS, below the threshold MIN (percent; -1 when there is none)? The
+ * message points to the rule FLAGGED, which names the parts without. */
+static int check_coverage(struct qb_lint *l, const char *what, size_t have, size_t of, double min,
+			  const char *parts, enum qb_rule_key flagged)
+{
+	if (min < 0 || pct(have, of) >= min)
+		return 0;
+	return report_at(l, QB_RULE_EXPLANATION_COVERAGE, "", 0, NULL,
+			 "%s coverage %zu/%zu (%.0f%%) is below the required %g%%; "
+			 "add %ss to the %s flagged %s",
+			 what, have, of, pct(have, of), min, what, parts, qb_rules[flagged].id);
 }
 
 int qb_lint_finish(struct qb_lint *l)
@@ -412,25 +437,15 @@ int qb_lint_finish(struct qb_lint *l)
 	int err = 0;
 
 	l->file = NULL;
-	for (i = 0; i < qb_nrules && !err; i++)
+	for (i = 0; i < QB_RULE_COUNT && !err; i++)
 		if (qb_rules[i].finish && l->sev[i] != QB_SEV_OFF)
-			err = qb_rules[i].finish(l);
-	if (!err && c && c->min_explanation_coverage >= 0 &&
-	    pct(l->stats.explained, l->stats.explainable) < c->min_explanation_coverage)
-		err = qb_lint_report_at(l, "explanation-coverage", "", 0, NULL,
-					"explanation coverage %zu/%zu (%.0f%%) is below the required %g%%; "
-					"add explanations to the questions flagged explanation-missing",
-					l->stats.explained, l->stats.explainable,
-					pct(l->stats.explained, l->stats.explainable),
-					c->min_explanation_coverage);
-	if (!err && c && c->min_rationale_coverage >= 0 &&
-	    pct(l->stats.rationales, l->stats.rationalizable) < c->min_rationale_coverage)
-		err = qb_lint_report_at(l, "explanation-coverage", "", 0, NULL,
-					"rationale coverage %zu/%zu (%.0f%%) is below the required %g%%; "
-					"add rationales to the options flagged rationale-missing",
-					l->stats.rationales, l->stats.rationalizable,
-					pct(l->stats.rationales, l->stats.rationalizable),
-					c->min_rationale_coverage);
+			err = qb_rules[i].finish(&l->rules);
+	if (!err && c)
+		err = check_coverage(l, "explanation", l->stats.explained, l->stats.explainable,
+				     c->min_explanation_coverage, "questions", QB_RULE_EXPLANATION_MISSING);
+	if (!err && c)
+		err = check_coverage(l, "rationale", l->stats.rationales, l->stats.rationalizable,
+				     c->min_rationale_coverage, "options", QB_RULE_RATIONALE_MISSING);
 	qb_diags_sort(&l->diags);
 	return err;
 }

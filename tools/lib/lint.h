@@ -1,19 +1,19 @@
 /* The linter: runs the rule table over questions as the reader yields them
  * and collects diagnostics. Bank-wide rules keep only small digests per
- * question, never the questions themselves.
- * Ownership: a qb_lint owns its diagnostics and digests; the configuration
- * passed to qb_lint_new must outlive it. */
+ * question, never the questions themselves. Rules see the linter only
+ * through their context (rule.h); nothing here is for them.
+ * Ownership: a qb_lint owns its diagnostics and the rules' state; the
+ * configuration passed to qb_lint_new must outlive it. */
 #ifndef QB_LINT_H
 #define QB_LINT_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
 #include "config.h"
 #include "diag.h"
 #include "error.h"
 #include "model.h"
-#include "rules.h"
+#include "rule_ids.h"
 
 struct qb_lint;
 
@@ -37,25 +37,8 @@ int qb_lint_file_end(struct qb_lint *l, const struct qb_bank_info *b);
 int qb_lint_finish(struct qb_lint *l);
 
 /* The reader's finding callback (qb_reader_diag_fn); ctx is the qb_lint. */
-void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line,
-			 const char *rule, const char *question, const char *message);
-
-/* Reports a finding of rule RULE_ID for the current question (or, from a
- * finish step, with an explicit file via qb_lint_report_at). Applies the
- * configured severity and inline suppressions. */
-int qb_lint_report(struct qb_lint *l, const char *rule_id, unsigned long line,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Same, with severity at least MIN_SEV when the rule is enabled (e.g.
- * option-count: fewer than 2 options is always an error). */
-int qb_lint_report_min(struct qb_lint *l, const char *rule_id, enum qb_severity min_sev,
-		       unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-int qb_lint_report_at(struct qb_lint *l, const char *rule_id, const char *file,
-		      unsigned long line, const char *question, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-int qb_lint_vreport(struct qb_lint *l, const char *rule_id, enum qb_severity min_sev,
-		    const char *file, unsigned long line, const char *question,
-		    const char *fmt, va_list ap);
+void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
+			 const char *question, const char *message);
 
 struct qb_diags *qb_lint_diags(struct qb_lint *l);
 const struct qb_lint_stats *qb_lint_stats(const struct qb_lint *l);

@@ -6,19 +6,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/array.h"
 #include "core/buf.h"
+#include "core/map.h"
+#include "text.h"
 
 static int push(struct qb_paths *p, size_t *cap, const char *s)
 {
-	if (p->n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		char **v = realloc(p->v, c * sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		p->v = v;
-		*cap = c;
-	}
+	if (QB_ARRAY_RESERVE(p->v, *cap, p->n + 1))
+		return QB_ENOMEM;
 	p->v[p->n] = strdup(s);
 	if (!p->v[p->n])
 		return QB_ENOMEM;
@@ -31,20 +27,42 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct slot {
-	const char *s;
-	size_t pos;
-};
-
-/* By string, then by position: the first occurrence sorts first. */
-static int cmp_slot(const void *a, const void *b)
+/* The index of the paths kept so far (positions in the list, CTX). */
+static uint64_t path_hash(void *ctx, size_t rec)
 {
-	const struct slot *x = a, *y = b;
-	int c = strcmp(x->s, y->s);
+	const char *s = ((char *const *)ctx)[rec];
 
-	if (c)
-		return c;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return qb_hash64(s, strlen(s));
+}
+
+static int path_same(void *ctx, size_t rec, const void *key)
+{
+	return strcmp(((char *const *)ctx)[rec], key) == 0;
+}
+
+static const struct qb_map_ops path_ops = { path_hash, path_same };
+
+/* Drops repeats from P, keeping the first occurrence and the order. */
+static int drop_repeats(struct qb_paths *p)
+{
+	struct qb_map seen = QB_MAP_INIT;
+	size_t i, k = 0;
+	int rc = 0;
+
+	for (i = 0; i < p->n; i++) {
+		char *s = p->v[i];
+		uint64_t h = qb_hash64(s, strlen(s));
+
+		if (!rc && qb_map_find(&seen, h, &path_ops, p->v, s) == QB_MAP_NONE) {
+			p->v[k] = s;
+			rc = qb_map_insert(&seen, h, k++, &path_ops, p->v);
+		} else {
+			free(s);
+		}
+	}
+	p->n = k;
+	qb_map_dispose(&seen);
+	return rc;
 }
 
 static int has_xml_ext(const char *name)
@@ -92,7 +110,7 @@ static int walk(struct qb_paths *p, size_t *cap, const char *dir, int depth,
 int qb_paths_expand(struct qb_paths *out, const char *const *args, size_t nargs,
 		    struct qb_error *err)
 {
-	size_t cap = 0, i, k;
+	size_t cap = 0, i;
 	int rc = 0;
 
 	out->v = NULL;
@@ -122,36 +140,10 @@ int qb_paths_expand(struct qb_paths *out, const char *const *args, size_t nargs,
 		qb_paths_dispose(out);
 		return rc;
 	}
-	/* drop repeats, keeping the first occurrence (sort a copy: no n^2) */
-	if (out->n > 1) {
-		struct slot *idx = malloc(out->n * sizeof(*idx));
-
-		if (!idx) {
-			qb_paths_dispose(out);
-			return QB_ENOMEM;
-		}
-		for (i = 0; i < out->n; i++) {
-			idx[i].s = out->v[i];
-			idx[i].pos = i;
-		}
-		qsort(idx, out->n, sizeof(*idx), cmp_slot);
-		/* compare every neighbour before freeing anything */
-		for (i = out->n - 1; i > 0; i--)
-			if (strcmp(idx[i].s, idx[i - 1].s) == 0)
-				idx[i].s = NULL;
-		for (i = 1; i < out->n; i++) {
-			if (!idx[i].s) {
-				free(out->v[idx[i].pos]);
-				out->v[idx[i].pos] = NULL;
-			}
-		}
-		free(idx);
-	}
-	for (i = 0, k = 0; i < out->n; i++)
-		if (out->v[i])
-			out->v[k++] = out->v[i];
-	out->n = k;
-	return 0;
+	rc = drop_repeats(out);
+	if (rc)
+		qb_paths_dispose(out);
+	return rc;
 }
 
 void qb_paths_dispose(struct qb_paths *p)

@@ -34,7 +34,7 @@ struct arena {
 };
 
 struct pending {
-	const char *rule;
+	enum qb_rule_key rule;
 	unsigned long line;
 	char *msg;
 };
@@ -394,7 +394,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 			 "<!-- qbank-disable RULE - reason --> with a single dash");
 	if (grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)))
 		return;
-	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? "xml-schema" : "xml-syntax";
+	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA : QB_RULE_XML_SYNTAX;
 	r->pend[r->npend].line = e->line > 0 ? (unsigned long)e->line : 0;
 	r->pend[r->npend].msg = strdup(msg);
 	if (r->pend[r->npend].msg)
@@ -513,7 +513,7 @@ static int probe_prolog(struct qb_reader *r)
 	if (bom != XML_CHAR_ENCODING_NONE && bom != XML_CHAR_ENCODING_UTF8) {
 		(void)fclose(f);   /* read only: nothing to lose */
 		if (r->opts.on_diag)
-			r->opts.on_diag(r->opts.diag_ctx, r->path, 1, "xml-encoding", NULL,
+			r->opts.on_diag(r->opts.diag_ctx, r->path, 1, QB_RULE_XML_ENCODING, NULL,
 					"the file is not UTF-8 (its first bytes say UTF-16, UTF-32 "
 					"or EBCDIC); bank files are UTF-8: convert it, e.g. "
 					"iconv -f UTF-16 -t UTF-8");
@@ -542,7 +542,7 @@ static int probe_prolog(struct qb_reader *r)
 	else if (pc->encoding)
 		declared = (const char *)pc->encoding;
 	if (p.doctype_line && r->opts.on_diag) {
-		r->opts.on_diag(r->opts.diag_ctx, r->path, p.doctype_line, "xml-doctype", NULL,
+		r->opts.on_diag(r->opts.diag_ctx, r->path, p.doctype_line, QB_RULE_XML_DOCTYPE, NULL,
 				"the file has a DOCTYPE declaration, so it is not read: bank files "
 				"take no DTD and no entities (README \"Limits\"); remove the DOCTYPE");
 		refused = 1;
@@ -551,7 +551,7 @@ static int probe_prolog(struct qb_reader *r)
 
 		snprintf(msg, sizeof(msg), "the XML declaration says encoding=\"%.60s\"; bank "
 			 "files are UTF-8: convert the file and declare encoding=\"UTF-8\"", declared);
-		r->opts.on_diag(r->opts.diag_ctx, r->path, 1, "xml-encoding", NULL, msg);
+		r->opts.on_diag(r->opts.diag_ctx, r->path, 1, QB_RULE_XML_ENCODING, NULL, msg);
 		refused = 1;
 	}
 	xmlFreeParserCtxt(pc);
@@ -629,7 +629,7 @@ static int open_source(struct qb_reader **out, const char *path, const char *mem
 		/* libxml2's message for this case is misleading */
 		r->done = 1;
 		if (opts->on_diag)
-			opts->on_diag(opts->diag_ctx, r->path, 1, "xml-syntax", NULL,
+			opts->on_diag(opts->diag_ctx, r->path, 1, QB_RULE_XML_SYNTAX, NULL,
 				      "the file is empty; a bank file holds an XML declaration "
 				      "and a <bank> element (see schema/README.md)");
 		*out = r;
@@ -954,7 +954,7 @@ static void limit_finding(struct qb_reader *r, unsigned long line, const char *q
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	r->opts.on_diag(r->opts.diag_ctx, r->path, line, "limit-exceeded", question, msg);
+	r->opts.on_diag(r->opts.diag_ctx, r->path, line, QB_RULE_LIMIT_EXCEEDED, question, msg);
 }
 
 /* Bytes of text (attribute values included) and elements below N; stops
@@ -1220,7 +1220,7 @@ static int push_category(struct qb_reader *r)
 		/* keep the name short in every question below it; the finding fails the run */
 		cut_chars(c->name, QB_LIMIT_NAME_CHARS);
 		if (r->opts.on_diag)
-			r->opts.on_diag(r->opts.diag_ctx, r->path, c->line, "limit-exceeded", NULL,
+			r->opts.on_diag(r->opts.diag_ctx, r->path, c->line, QB_RULE_LIMIT_EXCEEDED, NULL,
 					"the category name is longer than 255 characters, the most "
 					"Moodle stores (README \"Limits\")");
 	}
@@ -1254,7 +1254,7 @@ static int read_bank_start(struct qb_reader *r)
 	if (r->bank_id && utf8_chars(r->bank_id) > QB_LIMIT_ID_CHARS && r->opts.on_diag) {
 		cut_chars(r->bank_id, QB_LIMIT_ID_CHARS);
 		r->opts.on_diag(r->opts.diag_ctx, r->path, line_of_reader_node(r, 0),
-				"limit-exceeded", NULL, "the bank id is longer than 100 characters "
+				QB_RULE_LIMIT_EXCEEDED, NULL, "the bank id is longer than 100 characters "
 				"(README \"Limits\")");
 	}
 	r->bank.id = r->bank_id;
@@ -1444,7 +1444,7 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 	if (ret < 0 && !r->fatal && r->opts.on_diag) {
 		r->opts.on_diag(r->opts.diag_ctx, r->path,
 				(unsigned long)xmlTextReaderGetParserLineNumber(r->xr),
-				"xml-syntax", NULL, "the file could not be parsed");
+				QB_RULE_XML_SYNTAX, NULL, "the file could not be parsed");
 	}
 	return 0;
 }

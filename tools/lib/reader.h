@@ -13,13 +13,15 @@
 
 #include "error.h"
 #include "model.h"
+#include "rule_ids.h"
 
 struct qb_reader;
 
-/* Called for every finding the reader makes: rule is "xml-syntax" or
- * "xml-schema"; question is the id of the enclosing question or NULL. */
+/* Called for every finding the reader makes: rule is QB_RULE_XML_SYNTAX,
+ * QB_RULE_XML_SCHEMA, ... (rule_ids.h); question is the id of the
+ * enclosing question or NULL. */
 typedef void (*qb_reader_diag_fn)(void *ctx, const char *file,
-				  unsigned long line, const char *rule,
+				  unsigned long line, enum qb_rule_key rule,
 				  const char *question, const char *message);
 
 struct qb_reader_opts {

@@ -1,5 +1,6 @@
 #include "richtext.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,136 +8,213 @@
 #include "text.h"
 #include "xmlw.h"
 
-/* Elements that map to an HTML element of the same name. */
-static const char *const same_name[] = {
-	"em", "li", "ol", "p", "strong", "sub", "sup", "ul", NULL
+/* One walk: the writer, the options, how deep it is. */
+struct walk {
+	xmlTextWriterPtr w;
+	const struct qb_rich_opts *o;
+	int depth;
 };
 
-static int is_same_name(const char *name)
-{
-	int i;
+struct elem;
+/* Writes element N of the table row E. IN_INLINE: an element N sits in
+ * (in this text, or the one the caller has open) takes inline content
+ * only. */
+typedef int (*write_fn)(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
 
-	for (i = 0; same_name[i]; i++)
-		if (strcmp(name, same_name[i]) == 0)
-			return 1;
-	return 0;
+#define BLOCK 1u    /* a block: qb_rich_has_blocks */
+#define INLINE 2u   /* its (X)HTML content is inline only */
+
+static int w_same(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+static int w_empty(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+static int w_text(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+static int w_pre(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+static int w_img(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline);
+
+/* The markup (DESIGN.md "Rich text"). Each element becomes the HTML
+ * element of the same name; the write function says what goes inside. */
+static const struct elem {
+	const char *name;
+	write_fn write;
+	unsigned flags;
+} elems[] = {
+	{ "br", w_empty, 0 },
+	{ "code", w_text, 0 },
+	{ "em", w_same, INLINE },
+	{ "img", w_img, 0 },
+	{ "li", w_same, 0 },
+	{ "math", w_math, 0 },
+	{ "ol", w_same, BLOCK },
+	{ "p", w_same, BLOCK | INLINE },
+	{ "pre", w_pre, BLOCK },
+	{ "strong", w_same, INLINE },
+	{ "sub", w_same, INLINE },
+	{ "sup", w_same, INLINE },
+	{ "ul", w_same, BLOCK },
+};
+
+static const struct elem *elem_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(elems) / sizeof(elems[0]); i++)
+		if (strcmp(name, elems[i].name) == 0)
+			return &elems[i];
+	return NULL;
 }
 
+static int is_text(const xmlNode *c)
+{
+	return (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content;
+}
+
+/* The text children of N, the content of code, pre and math. */
 static int text_of(xmlTextWriterPtr w, const xmlNode *n)
 {
 	const xmlNode *c;
 
 	for (c = n->children; c; c = c->next)
-		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
-			if (qb_xw_write_text(w, (const char *)c->content))
-				return QB_EIO;
+		if (is_text(c) && qb_xw_write_text(w, (const char *)c->content))
+			return QB_EIO;
 	return 0;
 }
 
-static int write_math(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o)
-{
-	const char *display = qb_text_attr(n, "display");
-	int block = display && strcmp(display, "block") == 0;
-	int rc = 0;
-
-	if (o->math == QB_MATH_TEX_SPAN) {
-		if (xmlTextWriterStartElement(w, BAD_CAST(block ? "div" : "span")) < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "math") < 0)
-			return QB_EIO;
-	}
-	if (xmlTextWriterWriteString(w, BAD_CAST(block ? "\\[" : "\\(")) < 0)
-		return QB_EIO;
-	rc = text_of(w, n);
-	if (!rc && xmlTextWriterWriteString(w, BAD_CAST(block ? "\\]" : "\\)")) < 0)
-		rc = QB_EIO;
-	if (!rc && o->math == QB_MATH_TEX_SPAN && xmlTextWriterEndElement(w) < 0)
-		rc = QB_EIO;
-	return rc;
-}
-
-static int write_children(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
-			  int depth);
-
-static int write_element(xmlTextWriterPtr w, const xmlNode *c, const struct qb_rich_opts *o,
-			 int depth)
-{
-	const char *name = (const char *)c->name;
-	const char *v;
-	int rc = 0;
-
-	if (strcmp(name, "math") == 0)
-		return write_math(w, c, o);
-	if (strcmp(name, "br") == 0)
-		return xmlTextWriterStartElement(w, BAD_CAST "br") < 0 ||
-		       xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
-	if (strcmp(name, "img") == 0) {
-		const char *src = qb_text_attr(c, "src");
-
-		if (src && o->img_src)
-			src = o->img_src(o->img_ctx, src);
-		if (xmlTextWriterStartElement(w, BAD_CAST "img") < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "src", BAD_CAST(src ? src : "")) < 0 ||
-		    xmlTextWriterWriteAttribute(w, BAD_CAST "alt", BAD_CAST(qb_text_attr(c, "alt") ? qb_text_attr(c, "alt") : "")) < 0)
-			return QB_EIO;
-		if ((v = qb_text_attr(c, "width")) && xmlTextWriterWriteAttribute(w, BAD_CAST "width", BAD_CAST v) < 0)
-			return QB_EIO;
-		return xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0;
-	}
-	if (strcmp(name, "code") == 0) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "code") < 0)
-			return QB_EIO;
-		rc = text_of(w, c);
-		return rc ? rc : (xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0);
-	}
-	if (strcmp(name, "pre") == 0) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "pre") < 0)
-			return QB_EIO;
-		if ((v = qb_text_attr(c, "lang")) && v[0]) {
-			char cls[160];
-
-			snprintf(cls, sizeof(cls), "language-%s", v);
-			if (xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST cls) < 0)
-				return QB_EIO;
-		}
-		rc = text_of(w, c);
-		return rc ? rc : (xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0);
-	}
-	if (is_same_name(name)) {
-		if (xmlTextWriterStartElement(w, BAD_CAST name) < 0)
-			return QB_EIO;
-		rc = write_children(w, c, o, depth + 1);
-		return rc ? rc : (xmlTextWriterEndElement(w) < 0 ? QB_EIO : 0);
-	}
-	/* Unknown markup cannot pass the schema; keep its text, drop the tag. */
-	return write_children(w, c, o, depth + 1);
-}
-
-static int write_children(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
-			  int depth)
+static int write_children(struct walk *k, const xmlNode *n, int in_inline)
 {
 	const xmlNode *c;
+	const struct elem *e;
 	int rc = 0;
 
-	if (depth > 256)
+	if (k->depth > 256)
 		return 0;
 	for (c = n->children; c && !rc; c = c->next) {
-		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-			if (c->content && qb_xw_write_text(w, (const char *)c->content))
+		if (is_text(c)) {
+			if (qb_xw_write_text(k->w, (const char *)c->content))
 				rc = QB_EIO;
 		} else if (c->type == XML_ELEMENT_NODE) {
-			rc = write_element(w, c, o, depth);
+			e = elem_of((const char *)c->name);
+			if (e) {
+				rc = e->write(k, c, e, in_inline);
+			} else {
+				/* Unknown markup cannot pass the schema; keep its text, drop the tag. */
+				k->depth++;
+				rc = write_children(k, c, in_inline);
+				k->depth--;
+			}
 		}
 	}
 	return rc;
+}
+
+static int w_same(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	int rc;
+
+	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
+		return QB_EIO;
+	k->depth++;
+	rc = write_children(k, n, in_inline || (e->flags & INLINE));
+	k->depth--;
+	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+}
+
+static int w_empty(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	(void)n;
+	(void)in_inline;
+	return xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0 ||
+	       xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0;
+}
+
+static int w_text(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	int rc;
+
+	(void)in_inline;
+	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
+		return QB_EIO;
+	rc = text_of(k->w, n);
+	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+}
+
+/* <pre class="language-LANG"> for a pre with a lang. */
+static int w_pre(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	const char *lang = qb_text_attr(n, "lang");
+	int rc;
+
+	(void)in_inline;
+	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
+		return QB_EIO;
+	if (lang && lang[0]) {
+		char cls[160];
+
+		snprintf(cls, sizeof(cls), "language-%s", lang);
+		if (xmlTextWriterWriteAttribute(k->w, BAD_CAST "class", BAD_CAST cls) < 0)
+			return QB_EIO;
+	}
+	rc = text_of(k->w, n);
+	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+}
+
+/* src (mapped by the options), alt, and width when given. */
+static int w_img(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	const char *src = qb_text_attr(n, "src"), *alt = qb_text_attr(n, "alt");
+	const char *width = qb_text_attr(n, "width");
+
+	(void)in_inline;
+	if (src && k->o->img_src)
+		src = k->o->img_src(k->o->img_ctx, src);
+	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0 ||
+	    xmlTextWriterWriteAttribute(k->w, BAD_CAST "src", BAD_CAST(src ? src : "")) < 0 ||
+	    xmlTextWriterWriteAttribute(k->w, BAD_CAST "alt", BAD_CAST(alt ? alt : "")) < 0)
+		return QB_EIO;
+	if (width && xmlTextWriterWriteAttribute(k->w, BAD_CAST "width", BAD_CAST width) < 0)
+		return QB_EIO;
+	return xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0;
+}
+
+/* TeX between \( \) or \[ \], in a span or div with QB_MATH_TEX_SPAN
+ * (richtext.h says when display math takes a span). */
+static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
+{
+	int block = qb_rich_is_display_math(n);
+	int wrap = k->o->math == QB_MATH_TEX_SPAN;
+	int rc;
+
+	(void)e;
+	if (wrap && (xmlTextWriterStartElement(k->w, BAD_CAST(block && !in_inline ? "div" : "span")) < 0 ||
+		     xmlTextWriterWriteAttribute(k->w, BAD_CAST "class", BAD_CAST "math") < 0))
+		return QB_EIO;
+	if (xmlTextWriterWriteString(k->w, BAD_CAST(block ? "\\[" : "\\(")) < 0)
+		return QB_EIO;
+	rc = text_of(k->w, n);
+	if (!rc && xmlTextWriterWriteString(k->w, BAD_CAST(block ? "\\]" : "\\)")) < 0)
+		rc = QB_EIO;
+	if (!rc && wrap && xmlTextWriterEndElement(k->w) < 0)
+		rc = QB_EIO;
+	return rc;
+}
+
+/* IN_INLINE: the element W has open takes inline content only. */
+static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
+		      int in_inline)
+{
+	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL };
+	struct walk k;
+
+	if (!n)
+		return 0;
+	k.w = w;
+	k.o = o ? o : &dflt;
+	k.depth = 0;
+	return write_children(&k, n, in_inline);
 }
 
 int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL };
-
-	if (!n)
-		return 0;
-	return write_children(w, n, o ? o : &dflt, 0);
+	return write_rich(w, n, o, 0);
 }
 
 /* ---- a renderer for many fields ------------------------------------------ */
@@ -212,8 +290,11 @@ int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNod
 		return rc;
 	if (o && o->wrap && xmlTextWriterStartElement(r->w, BAD_CAST o->wrap) < 0)
 		rc = QB_EIO;
-	if (!rc)
-		rc = qb_rich_write(r->w, n, o);
+	if (!rc) {
+		const struct elem *e = o && o->wrap ? elem_of(o->wrap) : NULL;
+
+		rc = write_rich(r->w, n, o, e && (e->flags & INLINE));
+	}
 	if (!rc && o && o->wrap && xmlTextWriterEndElement(r->w) < 0)
 		rc = QB_EIO;
 	if (!rc && xmlTextWriterFlush(r->w) < 0)
@@ -241,19 +322,59 @@ int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_o
 int qb_rich_has_blocks(const xmlNode *n)
 {
 	const xmlNode *c;
+	const struct elem *e;
 
 	for (c = n ? n->children : NULL; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (!strcmp((const char *)c->name, "p") || !strcmp((const char *)c->name, "pre") ||
-		    !strcmp((const char *)c->name, "ul") || !strcmp((const char *)c->name, "ol"))
+		e = elem_of((const char *)c->name);
+		if ((e && (e->flags & BLOCK)) || qb_rich_is_display_math(c))
 			return 1;
-		if (!strcmp((const char *)c->name, "math")) {
-			const char *d = qb_text_attr(c, "display");
-
-			if (d && !strcmp(d, "block"))
-				return 1;
-		}
 	}
 	return 0;
+}
+
+int qb_rich_is_display_math(const xmlNode *n)
+{
+	const char *d;
+
+	if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "math") != 0)
+		return 0;
+	d = qb_text_attr(n, "display");
+	return d && strcmp(d, "block") == 0;
+}
+
+int qb_rich_text(struct qb_buf *out, const xmlNode *n)
+{
+	const xmlNode *c;
+	int rc = 0;
+
+	for (c = n->children; c && !rc; c = c->next)
+		if (is_text(c))
+			rc = qb_buf_adds(out, (const char *)c->content);
+	return rc;
+}
+
+static int each_img(const xmlNode *n, int (*fn)(void *ctx, const xmlNode *img), void *ctx,
+		    int depth)
+{
+	const xmlNode *c;
+	int rc = 0;
+
+	if (depth > 256)
+		return 0;
+	for (c = n->children; c && !rc; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (strcmp((const char *)c->name, "img") == 0)
+			rc = fn(ctx, c);
+		else
+			rc = each_img(c, fn, ctx, depth + 1);
+	}
+	return rc;
+}
+
+int qb_rich_each_img(const xmlNode *n, int (*fn)(void *ctx, const xmlNode *img), void *ctx)
+{
+	return n ? each_img(n, fn, ctx, 0) : 0;
 }

@@ -1,6 +1,10 @@
-/* Rendering the bank's rich-text markup as (X)HTML through a libxml2
- * xmlTextWriter, for every exporter that emits HTML (Moodle's question
- * text, QTI's itemBody). Escaping is the writer's: nothing is pasted.
+/* The one walker over the bank's rich-text markup (em, strong, code, sub,
+ * sup, br, math, img; p, pre, ul, ol, li in blocks). It renders the markup
+ * as (X)HTML through a libxml2 xmlTextWriter for every exporter that emits
+ * HTML (Moodle's question text, QTI's itemBody), with options for the math
+ * and the image URLs; escaping is the writer's, nothing is pasted. For the
+ * exporters with a markup of their own (Markdown) it answers what an
+ * element is and holds, and it finds the images of a text.
  * Ownership: nothing is kept, except by a qb_rich_html renderer (below),
  * which owns its writer and buffer; other writers and buffers are the
  * caller's. */
@@ -14,7 +18,12 @@
 
 enum qb_math_mode {
 	QB_MATH_TEX,       /* \( ... \) and \[ ... \] for MathJax (Moodle's filter) */
-	QB_MATH_TEX_SPAN   /* the same inside <span class="math"> / <div class="math"> */
+	/* The same inside <span class="math">, or <div class="math"> for
+	 * display math. Inside p, em, strong, sub or sup display math is a span
+	 * too (still \[ \], so it is still typeset as display math): XHTML
+	 * gives those elements inline content only, and so does QTI 2.1
+	 * (HTMLText.Type), whose items would otherwise fail the schema. */
+	QB_MATH_TEX_SPAN
 };
 
 struct qb_rich_opts {
@@ -48,8 +57,19 @@ void qb_rich_html_free(struct qb_rich_html *r);
 int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNode *n,
 			const struct qb_rich_opts *o);
 
-/* 1 when N holds block markup (p, pre, ul, ol) and so must not be wrapped
- * in an inline-only container such as <p>. */
+/* 1 when N holds block markup (p, pre, ul, ol, display math) and so must
+ * not be wrapped in an inline-only container such as <p>. */
 int qb_rich_has_blocks(const xmlNode *n);
+
+/* 1 when N is <math display="block">. */
+int qb_rich_is_display_math(const xmlNode *n);
+
+/* Appends the text content of N (its text and CDATA children: what code,
+ * math and pre hold) to OUT. */
+int qb_rich_text(struct qb_buf *out, const xmlNode *n);
+
+/* Calls FN for every img element below N, in document order, until FN
+ * returns non-zero; returns that value, or 0. */
+int qb_rich_each_img(const xmlNode *n, int (*fn)(void *ctx, const xmlNode *img), void *ctx);
 
 #endif

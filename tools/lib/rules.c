@@ -6,11 +6,14 @@
 #include "rules/rules_impl.h"
 
 /* Keep this table sorted by id (strcmp order): qb_rule_find() searches it
- * and tests/unit/check_tables.c fails when it is not. Every rule needs the
- * golden cases tests/golden/lint/<id>/bad/ and good/ (tests/unit/
- * check_rules.c). Ids are stable: never rename or reuse one. */
-const struct qb_rule qb_rules[] = {
-	{ "bank-key-position-balance", QB_SEV_INFO,
+ * and tests/unit/check_tables.c fails when it is not. Each row sits at the
+ * index of its name in rule_ids.h (QB_RULE_LIST, in the same order), which
+ * the same test checks against the id. Every rule needs the golden cases
+ * tests/golden/lint/<id>/bad/ and good/ (tests/unit/check_rules.c). Ids are
+ * stable: never rename or reuse one. This table is the one place where an
+ * id is written as a string (tools/check-includes.sh checks it). */
+const struct qb_rule qb_rules[QB_RULE_COUNT] = {
+	[QB_RULE_BANK_KEY_POSITION_BALANCE] = { "bank-key-position-balance", QB_SEV_INFO,
 	  "correct answers pile up on one option position across the bank",
 	  "When most keys of single-answer questions sit at the same position (say C), test-wise "
 	  "candidates guess that position, and printed exams keep the source order. Counted over the "
@@ -22,7 +25,7 @@ const struct qb_rule qb_rules[] = {
 	  "four-option questions that is 17 keys or more at one position.\n"
 	  "Bad: 20 of 30 keys are option C.\nGood: keys spread over A-D roughly evenly.",
 	  qb_rule_key_position_count, qb_rule_key_position_finish },
-	{ "cue-absolute-terms", QB_SEV_INFO,
+	[QB_RULE_CUE_ABSOLUTE_TERMS] = { "cue-absolute-terms", QB_SEV_INFO,
 	  "absolute terms (always, never) appear only in distractors",
 	  "Absolute words (always, never, all, none, only, every, everything, nothing, completely, "
 	  "entirely, absolutely) are a cue: test-wise candidates eliminate options containing them. "
@@ -32,7 +35,7 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: distractors 'It always converges', 'It never fails'; key 'It usually converges'.\n"
 	  "Good: no absolute terms, or absolute terms in the key as well.",
 	  qb_rule_cue_absolute_terms, NULL },
-	{ "cue-longest-option", QB_SEV_WARNING,
+	[QB_RULE_CUE_LONGEST_OPTION] = { "cue-longest-option", QB_SEV_WARNING,
 	  "the only correct option is clearly the longest",
 	  "Item writers tend to qualify the correct option until it is the longest, and candidates "
 	  "learn to pick the longest option. Checked on single questions with exactly one correct "
@@ -42,27 +45,27 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: key 'Gradient compression, which quantises or sparsifies gradients before the all-reduce' "
 	  "against one-word distractors.\nGood: options of similar length.",
 	  qb_rule_cue_longest_option, NULL },
-	{ "explanation-coverage", QB_SEV_ERROR,
+	[QB_RULE_EXPLANATION_COVERAGE] = { "explanation-coverage", QB_SEV_ERROR,
 	  "explanation or rationale coverage is below the configured minimum",
 	  "Reported once per run when --min-explanation-coverage or --min-rationale-coverage (or the "
 	  "configuration file) sets a threshold the bank does not reach.\n"
 	  "Bad: --min-explanation-coverage 100 with 29 of 31 questions explained.\n"
 	  "Good: every question has an <explanation>.",
 	  NULL, NULL },
-	{ "explanation-missing", QB_SEV_WARNING,
+	[QB_RULE_EXPLANATION_MISSING] = { "explanation-missing", QB_SEV_WARNING,
 	  "a question has no explanation",
 	  "The explanation is the general feedback shown after the attempt and the teacher's note in "
 	  "printed answer keys. Questions without one teach nothing when answered wrongly.\n"
 	  "Bad: <question ...><stem>...</stem><option>...</option></question>\n"
 	  "Good: ...<explanation>Ring all-reduce sends 2(N-1)/N of the data per worker.</explanation>",
 	  qb_rule_explanation_missing, NULL },
-	{ "id-duplicate", QB_SEV_ERROR,
+	[QB_RULE_ID_DUPLICATE] = { "id-duplicate", QB_SEV_ERROR,
 	  "a question id is used twice (names the first place)",
 	  "Question ids identify questions across exports (QTI identifiers, Moodle idnumbers) and must "
 	  "be unique across every file linted together. The finding names the first use.\n"
 	  "Bad: two <question id=\"pt-dist-01\">.\nGood: pt-dist-01 and pt-dist-02.",
 	  qb_rule_id_duplicate, NULL },
-	{ "img-missing", QB_SEV_ERROR,
+	[QB_RULE_IMG_MISSING] = { "img-missing", QB_SEV_ERROR,
 	  "an img src names a file that does not exist",
 	  "Every image must be a file inside the bank's folder, named relative to the bank file; "
 	  "a missing file (or a folder, a FIFO, anything but a regular file) is reported here and "
@@ -70,7 +73,7 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <img src=\"img/ring.png\" alt=\"Ring\"/> with no file img/ring.png beside the bank.\n"
 	  "Good: the file img/ring.png next to the bank file.",
 	  qb_rule_img_missing, NULL },
-	{ "img-unsafe-path", QB_SEV_ERROR,
+	[QB_RULE_IMG_UNSAFE_PATH] = { "img-unsafe-path", QB_SEV_ERROR,
 	  "an img src is absolute, a URL, or leaves the bank's folder",
 	  "Exports read and package image files, and banks arrive in pull requests: a src that "
 	  "names /etc/passwd, ../../secrets or http://... must never be read. src is a relative "
@@ -79,25 +82,25 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
 	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
 	  qb_rule_img_unsafe_path, NULL },
-	{ "key-all-correct", QB_SEV_WARNING,
+	[QB_RULE_KEY_ALL_CORRECT] = { "key-all-correct", QB_SEV_WARNING,
 	  "every option of a multiple-answer question is correct",
 	  "A multiple-answer question whose options are all correct rewards selecting everything and "
 	  "cannot be scored with negative marks.\n"
 	  "Bad: four options, all correct=\"true\".\nGood: at least one wrong option.",
 	  qb_rule_key_all_correct, NULL },
-	{ "key-missing", QB_SEV_ERROR,
+	[QB_RULE_KEY_MISSING] = { "key-missing", QB_SEV_ERROR,
 	  "a choice question has no correct option",
 	  "Single and multiple questions need at least one option with correct=\"true\"; without it "
 	  "every export scores every answer as wrong.\n"
 	  "Bad: <option><text>DDP</text></option> ... with no correct option.\n"
 	  "Good: <option correct=\"true\"><text>DDP</text></option>",
 	  qb_rule_key_missing, NULL },
-	{ "key-multiple", QB_SEV_ERROR,
+	[QB_RULE_KEY_MULTIPLE] = { "key-multiple", QB_SEV_ERROR,
 	  "a single-answer question has more than one correct option",
 	  "type=\"single\" allows exactly one correct option. Use type=\"multiple\" when several are correct.\n"
 	  "Bad: type=\"single\" with two correct=\"true\".\nGood: type=\"multiple\" select=\"2\".",
 	  qb_rule_key_multiple, NULL },
-	{ "key-rationale-conflict", QB_SEV_ERROR,
+	[QB_RULE_KEY_RATIONALE_CONFLICT] = { "key-rationale-conflict", QB_SEV_ERROR,
 	  "a rationale contradicts the key (Correct on a wrong option, or the reverse)",
 	  "A rationale that opens with Correct, 'Right.' or Yes on a wrong option, or with Incorrect, "
 	  "Wrong, 'No,' or 'Not quite' on a correct one, means the key or the feedback is wrong "
@@ -107,7 +110,7 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <option><text>Data shuffling</text><rationale>Correct. ...</rationale></option>\n"
 	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
 	  qb_rule_key_rationale_conflict, NULL },
-	{ "key-select-mismatch", QB_SEV_ERROR,
+	[QB_RULE_KEY_SELECT_MISMATCH] = { "key-select-mismatch", QB_SEV_ERROR,
 	  "select, or 'Select N' in the stem, disagrees with the number of correct options",
 	  "The select attribute and wording such as 'Select 3', 'choose two', 'Pick 2 options' or "
 	  "'select three of the following' in the stem (digits, or the words one to ten, after "
@@ -116,7 +119,7 @@ const struct qb_rule qb_rules[] = {
 	  "random' is not an instruction.\n"
 	  "Bad: select=\"3\" with two correct options.\nGood: select=\"3\" with three correct options.",
 	  qb_rule_key_select_mismatch, NULL },
-	{ "limit-exceeded", QB_SEV_ERROR,
+	[QB_RULE_LIMIT_EXCEEDED] = { "limit-exceeded", QB_SEV_ERROR,
 	  "an id, a count or a text is over the documented limits",
 	  "qbank bounds what one question may hold (README \"Limits\"): ids of at most 100 "
 	  "characters (Moodle's idnumber), category names of at most 255, at most 100 options "
@@ -126,32 +129,32 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <question id=\"an-id-of-two-hundred-characters...\">\n"
 	  "Good: <question id=\"pt-dist-07\">",
 	  NULL, NULL },
-	{ "option-all-of-the-above", QB_SEV_WARNING,
+	[QB_RULE_OPTION_ALL_OF_THE_ABOVE] = { "option-all-of-the-above", QB_SEV_WARNING,
 	  "an option says 'all of the above'",
 	  "'All of the above' can be answered from partial knowledge (two true options suffice) and "
 	  "breaks when options are shuffled.\n"
 	  "Bad: <option><text>All of the above</text></option>\n"
 	  "Good: a multiple-answer question, or a fourth plausible option.",
 	  qb_rule_option_all_of_the_above, NULL },
-	{ "option-count", QB_SEV_WARNING,
+	[QB_RULE_OPTION_COUNT] = { "option-count", QB_SEV_WARNING,
 	  "fewer than 3 or more than 6 options (fewer than 2 is an error)",
 	  "Three to six options balance guessing against reading load. Fewer than two options cannot "
 	  "be a choice question and is always an error.\n"
 	  "Bad: a single-answer question with two options.\nGood: four options.",
 	  qb_rule_option_count, NULL },
-	{ "option-duplicate", QB_SEV_ERROR,
+	[QB_RULE_OPTION_DUPLICATE] = { "option-duplicate", QB_SEV_ERROR,
 	  "two options of one question are equal after normalisation",
 	  "Options are compared after markup is stripped, Unicode NFC normalisation, case folding, "
 	  "white-space collapsing and dropping trailing punctuation.\n"
 	  "Bad: 'Data parallelism' and 'data parallelism.'\nGood: distinct options.",
 	  qb_rule_option_duplicate, NULL },
-	{ "option-letter-reference", QB_SEV_WARNING,
+	[QB_RULE_OPTION_LETTER_REFERENCE] = { "option-letter-reference", QB_SEV_WARNING,
 	  "an option names other options by letter in a shuffled question",
 	  "'Both A and C' stops making sense once options are shuffled (shuffle defaults to true).\n"
 	  "Bad: <option><text>Both A and C</text></option>\n"
 	  "Good: shuffle=\"false\" on the question, or a multiple-answer question.",
 	  qb_rule_option_letter_reference, NULL },
-	{ "option-near-duplicate", QB_SEV_WARNING,
+	[QB_RULE_OPTION_NEAR_DUPLICATE] = { "option-near-duplicate", QB_SEV_WARNING,
 	  "two options are nearly equal",
 	  "Options whose normalised texts are very similar (edit similarity of 0.9 or more: 1 minus "
 	  "the Levenshtein distance over the longer length, for options of up to 256 characters, in "
@@ -161,13 +164,13 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: 'Synchronous update' and 'Synchronous updates'.\n"
 	  "Good: 'Synchronous updates' and 'Asynchronous updates', or clearly different options.",
 	  qb_rule_option_near_duplicate, NULL },
-	{ "option-none-of-the-above", QB_SEV_WARNING,
+	[QB_RULE_OPTION_NONE_OF_THE_ABOVE] = { "option-none-of-the-above", QB_SEV_WARNING,
 	  "an option says 'none of the above'",
 	  "'None of the above' tests only that the candidate can recognise wrong answers, and breaks "
 	  "when options are shuffled.\n"
 	  "Bad: <option><text>None of the above</text></option>\nGood: a fourth plausible option.",
 	  qb_rule_option_none_of_the_above, NULL },
-	{ "option-set-reused", QB_SEV_INFO,
+	[QB_RULE_OPTION_SET_REUSED] = { "option-set-reused", QB_SEV_INFO,
 	  "the same option set, with the same key, appears under a different stem",
 	  "The same options (compared as a set, in any order, after normalisation) with the same "
 	  "correct options under a different stem often mean one question reworded, which lets a "
@@ -178,26 +181,26 @@ const struct qb_rule qb_rules[] = {
 	  "same thing in other words.\n"
 	  "Good: the same options, different questions with different keys.",
 	  qb_rule_option_set_reused, NULL },
-	{ "question-duplicate", QB_SEV_ERROR,
+	[QB_RULE_QUESTION_DUPLICATE] = { "question-duplicate", QB_SEV_ERROR,
 	  "two questions have the same normalised stem and the same option set",
 	  "A question that appears twice (same stem, same options in any order) skews exams drawn "
 	  "from the bank. The finding names the other place.\n"
 	  "Bad: the same question in two files.\nGood: one copy.",
 	  qb_rule_question_duplicate, NULL },
-	{ "rationale-missing", QB_SEV_WARNING,
+	[QB_RULE_RATIONALE_MISSING] = { "rationale-missing", QB_SEV_WARNING,
 	  "options without a rationale (one finding per question, naming them)",
 	  "A rationale per option explains why it is right or wrong; Moodle shows it as the answer's "
 	  "feedback and QTI as choice feedback.\n"
 	  "Bad: <option><text>Data shuffling</text></option>\n"
 	  "Good: <option><text>Data shuffling</text><rationale>Incorrect. ...</rationale></option>",
 	  qb_rule_rationale_missing, NULL },
-	{ "stem-duplicate", QB_SEV_WARNING,
+	[QB_RULE_STEM_DUPLICATE] = { "stem-duplicate", QB_SEV_WARNING,
 	  "the same normalised stem as another question, with different options",
 	  "Two questions asking the same thing with different options are usually an old and a new "
 	  "version of one question. The finding names the other place.\n"
 	  "Bad: two questions with the stem 'What does DDP replicate?'.\nGood: one question.",
 	  qb_rule_stem_duplicate, NULL },
-	{ "stem-negative-unemphasized", QB_SEV_WARNING,
+	[QB_RULE_STEM_NEGATIVE_UNEMPHASIZED] = { "stem-negative-unemphasized", QB_SEV_WARNING,
 	  "NOT, EXCEPT or LEAST in the lead-in is neither upper case nor emphasised",
 	  "Candidates overlook negatives. In the lead-in, the question the stem asks (its last "
 	  "sentence ending with '?', else its last sentence, never an instruction such as 'Select "
@@ -207,14 +210,14 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: Which of these is not a collective?\n"
 	  "Good: Which of these is NOT a collective?",
 	  qb_rule_stem_negative_unemphasized, NULL },
-	{ "suppression-unused", QB_SEV_WARNING,
+	[QB_RULE_SUPPRESSION_UNUSED] = { "suppression-unused", QB_SEV_WARNING,
 	  "an inline suppression suppresses nothing",
 	  "A <!-- qbank-disable RULE -- reason --> comment before a question, or a qbank-disable-file "
 	  "comment, that matches no finding is stale and hides future problems.\n"
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
-	{ "target-moodle-fraction", QB_SEV_WARNING,
+	[QB_RULE_TARGET_MOODLE_FRACTION] = { "target-moodle-fraction", QB_SEV_WARNING,
 	  "a score split that Moodle's importer rejects",
 	  "Moodle accepts only grade fractions from a fixed list (100, 90, 83.33333, 80, 75, 70, "
 	  "66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0 "
@@ -223,14 +226,14 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: 7 correct options (100/7 = 14.28571 is listed, but 13 wrong options have no share).\n"
 	  "Good: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 or 20 correct options.",
 	  qb_rule_target_moodle_fraction, NULL },
-	{ "text-empty", QB_SEV_ERROR,
+	[QB_RULE_TEXT_EMPTY] = { "text-empty", QB_SEV_ERROR,
 	  "a stem, option text or answer is empty or only white space",
 	  "An empty stem or option prints as a blank and imports as a broken question. Checked: the "
 	  "stem, option texts, answers, the premise and response of matching pairs and extra "
 	  "responses (distractors); each finding names the line of the empty part.\n"
 	  "Bad: <stem></stem>\nGood: <stem>Which technique reduces traffic?</stem>",
 	  qb_rule_text_empty, NULL },
-	{ "type-shape", QB_SEV_ERROR,
+	[QB_RULE_TYPE_SHAPE] = { "type-shape", QB_SEV_ERROR,
 	  "the body does not fit the question's type",
 	  "XSD 1.0 cannot tie content to an attribute value, so the linter checks it: options belong "
 	  "to single and multiple, answers to truefalse, short and numeric, question-level rationales "
@@ -243,7 +246,7 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <question type=\"short\"> with <option> children.\n"
 	  "Good: <question type=\"short\"><stem>...</stem><answer>DDP</answer></question>",
 	  qb_rule_type_shape, NULL },
-	{ "xml-doctype", QB_SEV_ERROR,
+	[QB_RULE_XML_DOCTYPE] = { "xml-doctype", QB_SEV_ERROR,
 	  "the file has a DOCTYPE declaration (bank files take no DTD and no entities)",
 	  "A DTD brings entities, and entities are how XML attacks work: external entities that "
 	  "read local files (XXE), and expansion bombs (billion laughs). The bank schema needs "
@@ -251,7 +254,7 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <!DOCTYPE bank [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
 	  "Good: no DOCTYPE; write &lt; &amp; &gt; &quot; &apos; or the character itself.",
 	  NULL, NULL },
-	{ "xml-encoding", QB_SEV_ERROR,
+	[QB_RULE_XML_ENCODING] = { "xml-encoding", QB_SEV_ERROR,
 	  "the file is not UTF-8 (UTF-16, or another declared encoding)",
 	  "Bank files are UTF-8 so that diffs, grep and review in pull requests work on them and "
 	  "line numbers mean the same everywhere. A UTF-16 file (byte-order mark) or an XML "
@@ -259,14 +262,14 @@ const struct qb_rule qb_rules[] = {
 	  "Bad: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
 	  "Good: <?xml version=\"1.0\" encoding=\"UTF-8\"?> (convert with iconv -t UTF-8).",
 	  NULL, NULL },
-	{ "xml-schema", QB_SEV_ERROR,
+	[QB_RULE_XML_SCHEMA] = { "xml-schema", QB_SEV_ERROR,
 	  "the file does not follow schema/qbank.xsd",
 	  "Elements, attributes and their order must follow the bank schema; the message is the "
 	  "validator's, with the line of the offending element.\n"
 	  "Bad: <option><rationale>...</rationale></option> (no text).\n"
 	  "Good: <option><text>...</text><rationale>...</rationale></option>",
 	  NULL, NULL },
-	{ "xml-syntax", QB_SEV_ERROR,
+	[QB_RULE_XML_SYNTAX] = { "xml-syntax", QB_SEV_ERROR,
 	  "the file is not well-formed XML",
 	  "The parser stops at the first well-formedness error; nothing after it is checked.\n"
 	  "Bad: <stem>a < b</stem>\nGood: <stem>a &lt; b</stem>",
@@ -285,4 +288,9 @@ const struct qb_rule *qb_rule_find(const char *id)
 	if (!id)
 		return NULL;
 	return bsearch(id, qb_rules, qb_nrules, sizeof(qb_rules[0]), cmp_rule);
+}
+
+int qb_rule_known(const char *name)
+{
+	return qb_rule_find(name) || strpbrk(name, "*?[") || strncmp(name, "custom/", 7) == 0;
 }

@@ -1,32 +1,26 @@
-/* The rule table: every lint rule is one row. `qbank rules`, `qbank explain`,
- * the README's rule list and the SARIF rule metadata all come from it.
- * The table is sorted by id (a unit test checks it) and ids are never reused. */
+/* The rule table: every lint rule is one row (struct qb_rule, rule.h), at
+ * the index of its name in rule_ids.h. `qbank rules`, `qbank explain`, the
+ * README's rule list and the SARIF rule metadata all come from it.
+ * The table is sorted by id (a unit test checks it) and ids are never
+ * reused. Everything here is static: nothing to free. */
 #ifndef QB_RULES_H
 #define QB_RULES_H
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "model.h"
+#include "rule.h"
+#include "rule_ids.h"
 
-struct qb_lint;
-
-struct qb_rule {
-	const char *id;
-	enum qb_severity severity;   /* default */
-	const char *summary;         /* one line */
-	const char *explanation;     /* a paragraph, then "Bad:" and "Good:" examples */
-	/* Called for each schema-valid question; reports with qb_lint_report(). NULL
-	 * for rules reported elsewhere (by the reader, the driver or a finish step). */
-	int (*check)(struct qb_lint *l, const struct qb_question *q);
-	/* Called once after the last file (bank-wide rules), or NULL. */
-	int (*finish)(struct qb_lint *l);
-};
-
-extern const struct qb_rule qb_rules[];
+extern const struct qb_rule qb_rules[QB_RULE_COUNT];
 extern const size_t qb_nrules;
 
 /* Binary search by id; NULL when unknown. */
 const struct qb_rule *qb_rule_find(const char *id);
+
+/* 1 when NAME may stand for rules in a configuration, a --disable list or
+ * a suppression: an id of the table, a glob ("cue-*"), or a user rule's
+ * id (custom/...); 0 otherwise. The configuration's parser takes it as its
+ * rule check (qb_config_load). */
+int qb_rule_known(const char *name);
 
 #endif

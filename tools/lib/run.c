@@ -33,7 +33,8 @@
 
 struct rdiag {
 	unsigned long line;
-	const char *rule, *question, *message;  /* point into the same block */
+	enum qb_rule_key rule;
+	const char *question, *message;  /* point into the same block */
 	const char *file;
 };
 
@@ -92,11 +93,11 @@ static char *put(char *p, const char *s, const char **out)
 	return p + n;
 }
 
-static void collect_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+static void collect_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
 			 const char *question, const char *message)
 {
 	struct rdiags *d = ctx;
-	size_t size = strlen(file) + strlen(rule) + strlen(message) + 3 +
+	size_t size = strlen(file) + strlen(message) + 2 +
 		      (question ? strlen(question) + 1 : 0);
 	struct rdiag *x;
 	char *p;
@@ -120,7 +121,7 @@ static void collect_diag(void *ctx, const char *file, unsigned long line, const 
 	x = &d->v[d->n++];
 	x->line = line;
 	p = put(p, file, &x->file);
-	p = put(p, rule, &x->rule);
+	x->rule = rule;
 	p = put(p, message, &x->message);
 	(void)put(p, question, &x->question);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/buf.h"
 #include "error.h"
 #include "text.h"
@@ -20,7 +21,7 @@ static void names_dispose(struct qb_stats_names *t)
 	for (i = 0; i < t->n; i++)
 		free(t->v[i].name);
 	free(t->v);
-	free(t->slots);
+	qb_map_dispose(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -34,59 +35,53 @@ void qb_stats_free(struct qb_stats *s)
 	free(s);
 }
 
-/* Doubles the index and places every entry again (load kept below 1/2). */
-static int rehash(struct qb_stats_names *t)
+/* A name looked up: not NUL-terminated where the caller has it. */
+struct name_key {
+	const char *s;
+	size_t len;
+};
+
+static uint64_t name_hash(void *ctx, size_t rec)
 {
-	size_t n = t->nslots ? t->nslots * 2 : 64, i;
-	size_t *slots = calloc(n, sizeof(*slots));
+	const char *name = ((const struct qb_stats_names *)ctx)->v[rec].name;
 
-	if (!slots)
-		return QB_ENOMEM;
-	for (i = 0; i < t->n; i++) {
-		size_t h = (size_t)qb_hash64(t->v[i].name, strlen(t->v[i].name)) & (n - 1);
-
-		while (slots[h])
-			h = (h + 1) & (n - 1);
-		slots[h] = i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
-	return 0;
+	return qb_hash64(name, strlen(name));
 }
+
+static int name_same(void *ctx, size_t rec, const void *key)
+{
+	const char *name = ((const struct qb_stats_names *)ctx)->v[rec].name;
+	const struct name_key *k = key;
+
+	return strncmp(name, k->s, k->len) == 0 && name[k->len] == '\0';
+}
+
+static const struct qb_map_ops name_ops = { name_hash, name_same };
 
 /* Finds NAME (LEN bytes) or adds it with zero counts; *INDEX is its place in v. */
 static int names_get(struct qb_stats_names *t, const char *name, size_t len, size_t *index)
 {
-	size_t h;
+	struct name_key k = { name, len };
+	uint64_t h = qb_hash64(name, len);
+	size_t i = qb_map_find(&t->index, h, &name_ops, t, &k);
 	int rc;
 
-	if ((t->n + 1) * 2 > t->nslots && (rc = rehash(t)) != 0)
-		return rc;
-	h = (size_t)qb_hash64(name, len) & (t->nslots - 1);
-	for (; t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
-		const char *s = t->v[t->slots[h] - 1].name;
-
-		if (strncmp(s, name, len) == 0 && s[len] == '\0') {
-			*index = t->slots[h] - 1;
-			return 0;
-		}
+	if (i != QB_MAP_NONE) {
+		*index = i;
+		return 0;
 	}
-	if (t->n == t->cap) {
-		size_t c = t->cap ? t->cap * 2 : 16;
-		struct qb_stats_name *v = realloc(t->v, c * sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		t->v = v;
-		t->cap = c;
-	}
+	if (QB_ARRAY_RESERVE(t->v, t->cap, t->n + 1))
+		return QB_ENOMEM;
 	t->v[t->n].name = strndup(name, len);
 	if (!t->v[t->n].name)
 		return QB_ENOMEM;
 	t->v[t->n].questions = 0;
 	t->v[t->n].points = 0;
-	t->slots[h] = t->n + 1;
+	rc = qb_map_insert(&t->index, h, t->n, &name_ops, t);
+	if (rc) {
+		free(t->v[t->n].name);
+		return rc;
+	}
 	*index = t->n++;
 	return 0;
 }
@@ -137,12 +132,10 @@ static int count_keys(struct qb_stats *s, const struct qb_question *q)
 	if (q->type != QB_Q_SINGLE && q->type != QB_Q_MULTIPLE)
 		return 0;
 	if (q->noptions > s->nkey_positions) {
-		size_t *v = realloc(s->key_positions, q->noptions * sizeof(*v));
-
-		if (!v)
+		if (QB_ARRAY_RESERVE(s->key_positions, s->capkey_positions, q->noptions))
 			return QB_ENOMEM;
-		memset(v + s->nkey_positions, 0, (q->noptions - s->nkey_positions) * sizeof(*v));
-		s->key_positions = v;
+		memset(s->key_positions + s->nkey_positions, 0,
+		       (q->noptions - s->nkey_positions) * sizeof(*s->key_positions));
 		s->nkey_positions = q->noptions;
 	}
 	for (i = 0; i < q->noptions; i++) {
@@ -219,9 +212,7 @@ static int cmp_name(const void *a, const void *b)
 
 static void names_sort(struct qb_stats_names *t)
 {
-	free(t->slots);
-	t->slots = NULL;
-	t->nslots = 0;
+	qb_map_dispose(&t->index);
 	if (t->n > 1)
 		qsort(t->v, t->n, sizeof(t->v[0]), cmp_name);
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "core/map.h"
 #include "model.h"
 
 /* One category (its path from the outermost, joined with " / ") or tag. */
@@ -20,15 +21,13 @@ struct qb_stats_name {
 	double points;
 };
 
-/* Names counted so far, looked up through a hash index (open addressing).
- * After qb_stats_finish, V is sorted by name (byte order) and the index is
- * gone. */
+/* Names counted so far, looked up through a hash index over V. After
+ * qb_stats_finish, V is sorted by name (byte order) and the index is gone. */
 struct qb_stats_names {
 	struct qb_stats_name *v;
 	size_t n;
 	size_t cap;
-	size_t *slots;             /* 0 = empty, else index in v + 1 */
-	size_t nslots;             /* a power of two, or 0 */
+	struct qb_map index;       /* by name: positions in v */
 };
 
 struct qb_stats {
@@ -52,7 +51,7 @@ struct qb_stats {
 	/* Correct options of single and multiple questions by position in the
 	 * file: key_positions[0] counts keys at A, [1] at B, and so on. */
 	size_t *key_positions;
-	size_t nkey_positions;
+	size_t nkey_positions, capkey_positions;
 	size_t keys;               /* their sum */
 
 	/* the category of the previous question, to skip rebuilding its path */

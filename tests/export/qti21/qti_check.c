@@ -32,6 +32,7 @@
 #include "../../../tools/lib/core/buf.h"
 #include "../../../tools/lib/model.h"
 #include "../../../tools/lib/reader.h"
+#include "../../../tools/lib/rules.h"
 #include "../../../tools/lib/text.h"
 
 #define QTI_NS "http://www.imsglobal.org/xsd/imsqti_v2p1"
@@ -773,12 +774,13 @@ static void check_question(const struct qb_question *q)
 	xmlFreeDoc(doc);
 }
 
-static void reader_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+static void reader_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
 			const char *question, const char *message)
 {
 	(void)ctx;
 	(void)question;
-	problem("%s:%lu: the bank does not read cleanly: %s [%s]", file, line, message, rule);
+	problem("%s:%lu: the bank does not read cleanly: %s [%s]", file, line, message,
+		qb_rules[rule].id);
 }
 
 static size_t check_bank(const char *path, xmlSchemaPtr bank_schema)

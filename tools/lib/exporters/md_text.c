@@ -10,6 +10,7 @@
 
 #include "../error.h"
 #include "../imgpath.h"
+#include "../richtext.h"
 #include "../text.h"
 
 #define MAX_DEPTH 64       /* rich text nests far less; guards hostile trees */
@@ -28,18 +29,6 @@ static int is_space(unsigned char c)
 static int is_alnum(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-/* The text content of N (text and CDATA children only: code, math, pre). */
-static int text_of(struct qb_buf *out, const xmlNode *n)
-{
-	const xmlNode *c;
-	int rc = 0;
-
-	for (c = n->children; c && !rc; c = c->next)
-		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
-			rc = qb_buf_adds(out, (const char *)c->content);
-	return rc;
 }
 
 /* Length of a C0 or C1 control character (or DEL) at S, 0 when S is none:
@@ -395,11 +384,10 @@ static int inl_children(struct inl *s, const xmlNode *n);
 static int add_math(struct inl *s, const xmlNode *n)
 {
 	struct qb_buf src = QB_BUF_INIT, tex = QB_BUF_INIT;
-	const char *display = qb_text_attr(n, "display");
-	const char *delim = display && strcmp(display, "block") == 0 ? "$$" : "$";
+	const char *delim = qb_rich_is_display_math(n) ? "$$" : "$";
 	int rc;
 
-	rc = text_of(&src, n);
+	rc = qb_rich_text(&src, n);
 	if (!rc && src.ptr)
 		rc = tex_source(&tex, src.ptr);
 	if (rc || tex.len == 0)
@@ -427,7 +415,7 @@ static int add_code(struct inl *s, const xmlNode *n)
 	size_t i, run = 0, longest = 0, start, end;
 	int rc, pad;
 
-	rc = text_of(&t, n);
+	rc = qb_rich_text(&t, n);
 	if (rc || !t.ptr)
 		goto done;
 	/* a code span is one line: line breaks and tabs become spaces */
@@ -715,7 +703,7 @@ static int pre_block(struct blk *b, const xmlNode *n)
 	size_t i, run = 0, longest = 0, start = 0, end;
 	int rc;
 
-	rc = text_of(&t, n);
+	rc = qb_rich_text(&t, n);
 	if (rc)
 		goto done;
 	if (t.ptr && t.ptr[0] == '\r')

@@ -363,28 +363,17 @@ int qb_moodle_field_write(struct qb_xw *x, struct qb_moodle_field *f, const char
 	return rc ? rc : qb_xw_end(x);
 }
 
-static int check_images(struct qb_moodle_field *f, const xmlNode *n, int depth)
+static int check_image(void *ctx, const xmlNode *img)
 {
-	const xmlNode *c;
+	struct qb_moodle_field *f = ctx;
+	xmlChar *src = xmlGetNoNsProp((xmlNodePtr)img, BAD_CAST "src");
+	const char *s = src ? (const char *)src : "";
+	const char *why = NULL;
+	int v = qb_img_path_check(f->bank_file, s, NULL, &why);
 
-	if (depth > 256)
-		return 0;
-	for (c = n->children; c && !f->rc; c = c->next) {
-		if (c->type != XML_ELEMENT_NODE)
-			continue;
-		if (strcmp((const char *)c->name, "img") == 0) {
-			xmlChar *src = xmlGetNoNsProp((xmlNodePtr)c, BAD_CAST "src");
-			const char *s = src ? (const char *)src : "";
-			const char *why = NULL;
-			int v = qb_img_path_check(f->bank_file, s, NULL, &why);
-
-			if (v != QB_IMG_OK)
-				set_why(f, v < 0 ? v : QB_EINVAL, s, why ? why : "cannot be checked");
-			xmlFree(src);
-			continue;
-		}
-		check_images(f, c, depth + 1);
-	}
+	if (v != QB_IMG_OK)
+		set_why(f, v < 0 ? v : QB_EINVAL, s, why ? why : "cannot be checked");
+	xmlFree(src);
 	return f->rc;
 }
 
@@ -393,23 +382,18 @@ int qb_moodle_field_check_images(struct qb_moodle_field *f, const xmlNode *n)
 	field_reset(f);
 	if (!n)
 		return 0;
-	return check_images(f, n, 0);
+	qb_rich_each_img(n, check_image, f);
+	return f->rc;
 }
 
-static int has_image(const xmlNode *n, int depth)
+static int found(void *ctx, const xmlNode *img)
 {
-	const xmlNode *c;
-
-	if (depth > 256)
-		return 0;
-	for (c = n->children; c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE &&
-		    (strcmp((const char *)c->name, "img") == 0 || has_image(c, depth + 1)))
-			return 1;
-	return 0;
+	(void)ctx;
+	(void)img;
+	return 1;
 }
 
 int qb_moodle_has_image(const xmlNode *n)
 {
-	return n ? has_image(n, 0) : 0;
+	return qb_rich_each_img(n, found, NULL);
 }

@@ -1,8 +1,8 @@
 /* Internals of the IMS QTI 2.1 exporter: export_qti21.c drives the package
  * (manifest, test, media, zip) and the qti_*.c helpers do one job each:
- * qti_item.c writes one assessmentItem, qti_rich.c writes rich text into
- * QTI's XHTML content model, qti_zip.c writes the deterministic zip,
- * qti_util.c holds the small shared pieces (hash map, numbers, names).
+ * qti_item.c writes one assessmentItem (its rich text through
+ * ../richtext.h), qti_zip.c writes the deterministic zip, qti_util.c holds
+ * the small shared pieces (hash map, numbers, names).
  * Ownership: every object here is created and freed by the exporter's
  * state; nothing keeps a pointer into a question after the call returns. */
 #ifndef QB_QTI_INTERNAL_H
@@ -29,16 +29,13 @@
 
 /* ---- the writer: ../xmlw.h; rich text into its open mixed element ------ */
 
-/* Writes rich text N (qti_rich_write) into the open mixed element. */
+/* Writes rich text N (qb_rich_write) into the open mixed element. Math
+ * stays TeX (QB_MATH_TEX_SPAN: \( \) in a span, \[ \] in a div, or in a
+ * span where QTI wants inline content) for the delivery system's MathJax
+ * or KaTeX: no TeX-to-MathML converter is among the project's
+ * dependencies, and a half-right MathML would be worse than TeX that every
+ * QTI player can show as text and most typeset. */
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
-
-/* ---- rich text (qti_rich.c) --------------------------------------------- */
-
-/* Writes the children of rich-text element N as QTI XHTML. Like
- * qb_rich_write with QB_MATH_TEX_SPAN, except that display math inside
- * inline markup (p, em, strong, sub, sup) becomes a span, because QTI's
- * p and inline elements take inline content only. */
-int qti_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o);
 
 /* ---- items (qti_item.c) ------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
 {
 	if (!x->rc && n)
-		x->rc = qti_rich_write(x->w, n, o);
+		x->rc = qb_rich_write(x->w, n, o);
 }
 
 /* ---- hash map ----------------------------------------------------------- */

@@ -1,7 +1,8 @@
-/* Shared state of the built-in rules: the PCRE2 patterns, compiled once per
- * lint run, and the per-question text cache.
- * Ownership: the state belongs to the qb_lint (l->rules); qb_lint_free
- * releases it with qb_rules_state_free. */
+/* The rule context (rule.h): reporting through the host, and the shared
+ * state of the built-in rules: the PCRE2 patterns, compiled once per lint
+ * run, and the per-question text cache.
+ * Ownership: the state belongs to the context (cx->state);
+ * qb_rule_ctx_dispose releases it with the scratch buffers and digests. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include <pcre2.h>
 
+#include "../core/array.h"
 #include "../text.h"
 #include "rules_impl.h"
 
@@ -107,7 +109,7 @@ struct qb_rules_state {
 	pcre2_match_data *md;
 	struct qb_qcache qc;
 	size_t text_cap, scratch_cap;   /* capacities already defined (define_tail) */
-	unsigned long shared[QB_SHARED_COUNT];  /* question number each was last done for */
+	size_t shared[QB_SHARED_COUNT];  /* question number each was last done for */
 	unsigned char word_byte[256];   /* 1: [A-Za-z0-9_-], 2: non-ASCII, 0: other */
 	signed char by_first[26][W_COUNT + 1];  /* key words by first letter, ended by -1 */
 	uint16_t lengths[26];           /* bit N: a key word of N letters has this first letter */
@@ -126,12 +128,14 @@ static void define_tail(struct qb_buf *b, size_t *seen_cap)
 	}
 }
 
-void qb_rule_scratch_ready(struct qb_lint *l)
+void qb_rule_scratch_ready(struct qb_rule_ctx *cx)
 {
-	define_tail(&l->scratch, &l->rules->scratch_cap);
+	define_tail(&cx->scratch, &cx->state->scratch_cap);
 }
 
-int qb_rules_state_new(struct qb_rules_state **out)
+static void state_free(struct qb_rules_state *s);
+
+static int state_new(struct qb_rules_state **out)
 {
 	struct qb_rules_state *s;
 	int i, errcode;
@@ -147,7 +151,7 @@ int qb_rules_state_new(struct qb_rules_state **out)
 					 &erroff, NULL);
 		if (!s->re[i]) {
 			/* a built-in pattern: only a broken build gets here */
-			qb_rules_state_free(s);
+			state_free(s);
 			return QB_EINVAL;
 		}
 		/* JIT is an optimisation: without it (no JIT support on this CPU)
@@ -157,12 +161,12 @@ int qb_rules_state_new(struct qb_rules_state **out)
 	/* enough pairs for every pattern's groups */
 	s->md = pcre2_match_data_create(4, NULL);
 	if (!s->md) {
-		qb_rules_state_free(s);
+		state_free(s);
 		return QB_ENOMEM;
 	}
-	s->qc.serial = (unsigned long)-1;
+	s->qc.serial = (size_t)-1;
 	for (i = 0; i < QB_SHARED_COUNT; i++)
-		s->shared[i] = (unsigned long)-1;
+		s->shared[i] = (size_t)-1;
 	for (i = 0; i < 256; i++)
 		s->word_byte[i] = i >= 0x80 ? 2
 				  : (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
@@ -181,7 +185,7 @@ int qb_rules_state_new(struct qb_rules_state **out)
 	return 0;
 }
 
-void qb_rules_state_free(struct qb_rules_state *s)
+static void state_free(struct qb_rules_state *s)
 {
 	int i;
 
@@ -195,11 +199,84 @@ void qb_rules_state_free(struct qb_rules_state *s)
 	free(s);
 }
 
-int qb_rule_shared_first(struct qb_lint *l, enum qb_rule_shared key)
+int qb_rule_ctx_init(struct qb_rule_ctx *cx, const struct qb_rule_host *host, void *host_ctx,
+		     const struct qb_config *cfg)
 {
-	if (l->rules->shared[key] == l->stats.questions)
+	memset(cx, 0, sizeof(*cx));
+	cx->host = host;
+	cx->host_ctx = host_ctx;
+	cx->cfg = cfg;
+	return state_new(&cx->state);
+}
+
+void qb_rule_ctx_dispose(struct qb_rule_ctx *cx)
+{
+	if (!cx)
+		return;
+	state_free(cx->state);
+	qb_rule_digests_free(cx->digests);
+	qb_buf_dispose(&cx->scratch);
+	qb_buf_dispose(&cx->scratch2);
+	memset(cx, 0, sizeof(*cx));
+}
+
+/* The body of each report function: F and the message to the host. */
+#define REPORT_TO_HOST(cx, f, fmt)                                                 \
+	do {                                                                       \
+		va_list ap_;                                                       \
+		int err_;                                                          \
+		va_start(ap_, fmt);                                                \
+		err_ = (cx)->host->report((cx)->host_ctx, &(f), (fmt), ap_);       \
+		va_end(ap_);                                                       \
+		return err_;                                                       \
+	} while (0)
+
+int qb_rule_report(struct qb_rule_ctx *cx, enum qb_rule_key rule, unsigned long line,
+		   const char *fmt, ...)
+{
+	struct qb_rule_finding f = { rule, NULL, QB_SEV_OFF, line, 0 };
+
+	REPORT_TO_HOST(cx, f, fmt);
+}
+
+int qb_rule_report_min(struct qb_rule_ctx *cx, enum qb_rule_key rule, enum qb_severity min_sev,
+		       unsigned long line, const char *fmt, ...)
+{
+	struct qb_rule_finding f = { rule, NULL, min_sev, line, 0 };
+
+	REPORT_TO_HOST(cx, f, fmt);
+}
+
+int qb_rule_report_run(struct qb_rule_ctx *cx, enum qb_rule_key rule, const char *fmt, ...)
+{
+	struct qb_rule_finding f = { rule, NULL, QB_SEV_OFF, 0, 1 };
+
+	REPORT_TO_HOST(cx, f, fmt);
+}
+
+int qb_rule_report_user(struct qb_rule_ctx *cx, const char *id, unsigned long line,
+			const char *fmt, ...)
+{
+	struct qb_rule_finding f = { QB_RULE_COUNT, id, QB_SEV_OFF, line, 0 };
+
+	REPORT_TO_HOST(cx, f, fmt);
+}
+
+enum qb_severity qb_rule_severity(const struct qb_rule_ctx *cx, enum qb_rule_key rule)
+{
+	return cx->host->severity(cx->host_ctx, rule);
+}
+
+const char *qb_rule_file_name(const struct qb_rule_ctx *cx, size_t index)
+{
+	return cx->host->file_name(cx->host_ctx, index);
+}
+
+int qb_rule_shared_first(struct qb_rule_ctx *cx, enum qb_rule_shared key)
+{
+	if (cx->state->shared[key] == cx->serial)
 		return 0;
-	l->rules->shared[key] = l->stats.questions;
+	cx->state->shared[key] = cx->serial;
 	return 1;
 }
 
@@ -301,10 +378,10 @@ static int may_match_letter(const unsigned char *s, size_t i, size_t len)
 	return 0;
 }
 
-int qb_rule_match(struct qb_lint *l, enum qb_rule_pat p, const char *s, size_t len,
+int qb_rule_match(struct qb_rule_ctx *cx, enum qb_rule_pat p, const char *s, size_t len,
 		  size_t start, size_t m[4])
 {
-	struct qb_rules_state *st = l->rules;
+	struct qb_rules_state *st = cx->state;
 	PCRE2_SIZE *ov;
 	int rc;
 
@@ -376,51 +453,41 @@ static size_t count_chars(const char *s, size_t n)
 	return n - cont;
 }
 
-int qb_rule_qcache(struct qb_lint *l, const struct qb_question *q, const struct qb_qcache **out)
+int qb_rule_qcache(struct qb_rule_ctx *cx, const struct qb_question *q, const struct qb_qcache **out)
 {
-	struct qb_qcache *c = &l->rules->qc;
+	struct qb_qcache *c = &cx->state->qc;
 	size_t i, at;
 	int err = 0;
 
 	*out = c;
-	if (c->serial == l->stats.questions)
+	if (c->serial == cx->serial)
 		return 0;
-	c->serial = (unsigned long)-1;
+	c->serial = (size_t)-1;
 	qb_buf_clear(&c->text);
 	c->ncorrect = 0;
-	if (q->noptions > c->capopt) {
-		size_t cap = c->capopt ? c->capopt : 8;
-		struct qb_qcache_opt *v;
-
-		while (cap < q->noptions)
-			cap *= 2;
-		v = realloc(c->opt, cap * sizeof(*v));
-		if (!v)
-			return QB_ENOMEM;
-		c->opt = v;
-		c->capopt = cap;
-	}
-	err = cache_text(c, &l->scratch, q->stem, &c->stem_plain, &c->stem_plain_len,
+	if (QB_ARRAY_RESERVE(c->opt, c->capopt, q->noptions))
+		return QB_ENOMEM;
+	err = cache_text(c, &cx->scratch, q->stem, &c->stem_plain, &c->stem_plain_len,
 			 &c->stem_norm, &c->stem_norm_len);
 	if (!err)
-		c->stem_words = key_words_of(l->rules, (const unsigned char *)QB_QC_STR(c, c->stem_plain),
+		c->stem_words = key_words_of(cx->state, (const unsigned char *)QB_QC_STR(c, c->stem_plain),
 					     c->stem_plain_len, &c->stem_words_at);
 	for (i = 0; i < q->noptions && !err; i++) {
 		struct qb_qcache_opt *o = &c->opt[i];
 
-		err = cache_text(c, &l->scratch, q->options[i].text, &o->plain, &o->plain_len,
+		err = cache_text(c, &cx->scratch, q->options[i].text, &o->plain, &o->plain_len,
 				 &o->norm, &o->norm_len);
 		if (err)
 			break;
 		o->nchars = count_chars(QB_QC_STR(c, o->norm), o->norm_len);
 		o->hash = qb_hash64(QB_QC_STR(c, o->norm), o->norm_len);
-		o->norm_words = key_words_of(l->rules, (const unsigned char *)QB_QC_STR(c, o->norm),
+		o->norm_words = key_words_of(cx->state, (const unsigned char *)QB_QC_STR(c, o->norm),
 					     o->norm_len, &at);
 		c->ncorrect += q->options[i].correct != 0;
 	}
 	if (!err) {
-		define_tail(&c->text, &l->rules->text_cap);
-		c->serial = l->stats.questions;
+		define_tail(&c->text, &cx->state->text_cap);
+		c->serial = cx->serial;
 	}
 	return err;
 }

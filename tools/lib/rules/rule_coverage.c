@@ -3,24 +3,24 @@
 #include "../text.h"
 #include "rules_impl.h"
 
-int qb_rule_explanation_missing(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_explanation_missing(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	if (q->type == QB_Q_UNKNOWN)
 		return 0;
 	if (!q->explanation)
-		return qb_lint_report(l, "explanation-missing", q->line,
+		return qb_rule_report(cx, QB_RULE_EXPLANATION_MISSING, q->line,
 				      "question '%s' has no explanation; add an <explanation> that "
 				      "says why the key is right", qb_rule_qid(q));
 	if (qb_text_is_blank(q->explanation))
-		return qb_lint_report(l, "explanation-missing", q->explanation_line,
+		return qb_rule_report(cx, QB_RULE_EXPLANATION_MISSING, q->explanation_line,
 				      "question '%s' has an empty explanation; say why the key is right",
 				      qb_rule_qid(q));
 	return 0;
 }
 
-int qb_rule_rationale_missing(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_rationale_missing(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_buf *ids = &l->scratch2;
+	struct qb_buf *ids = &cx->scratch2;
 	unsigned long line = 0;
 	size_t i, n = 0;
 	int err = 0;
@@ -39,7 +39,7 @@ int qb_rule_rationale_missing(struct qb_lint *l, const struct qb_question *q)
 		}
 		if (err || !n)
 			return err;
-		return qb_lint_report(l, "rationale-missing", line,
+		return qb_rule_report(cx, QB_RULE_RATIONALE_MISSING, line,
 				      "question '%s': option%s %s ha%s no rationale; say in a <rationale> "
 				      "why each option is right or wrong", qb_rule_qid(q),
 				      n == 1 ? "" : "s", ids->ptr, n == 1 ? "s" : "ve");
@@ -52,7 +52,7 @@ int qb_rule_rationale_missing(struct qb_lint *l, const struct qb_question *q)
 				has[q->side_rationales[i].for_true] = 1;
 		if (has[0] && has[1])
 			return 0;
-		return qb_lint_report(l, "rationale-missing", q->line,
+		return qb_rule_report(cx, QB_RULE_RATIONALE_MISSING, q->line,
 				      "truefalse question '%s' has no rationale for %s; add "
 				      "<rationale for=\"true\"> and <rationale for=\"false\">",
 				      qb_rule_qid(q),

@@ -10,7 +10,7 @@
 #define LONGEST_RATIO 1.5
 #define LONGEST_MIN_EXTRA 10
 
-int qb_rule_cue_longest_option(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_cue_longest_option(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
 	size_t i, key = 0, longest = 0;
@@ -18,7 +18,7 @@ int qb_rule_cue_longest_option(struct qb_lint *l, const struct qb_question *q)
 
 	if (q->type != QB_Q_SINGLE || q->noptions < 2)
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	if (err || c->ncorrect != 1)
 		return err;
 	for (i = 0; i < q->noptions; i++) {
@@ -32,24 +32,24 @@ int qb_rule_cue_longest_option(struct qb_lint *l, const struct qb_question *q)
 	if ((double)c->opt[key].nchars < LONGEST_RATIO * (double)longest ||
 	    c->opt[key].nchars < longest + LONGEST_MIN_EXTRA)
 		return 0;
-	return qb_lint_report(l, "cue-longest-option", q->options[key].line,
+	return qb_rule_report(cx, QB_RULE_CUE_LONGEST_OPTION, q->options[key].line,
 			      "question '%s': the only correct option, %s, is clearly the longest "
 			      "(%zu characters, the longest distractor %zu); shorten it or make the "
 			      "distractors as specific", qb_rule_qid(q), q->options[key].id,
 			      c->opt[key].nchars, longest);
 }
 
-int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_cue_absolute_terms(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
-	struct qb_buf *list = &l->scratch2;
+	struct qb_buf *list = &cx->scratch2;
 	unsigned long line = 0;
 	size_t i, m[4], a[4];
 	int err, rc;
 
 	if (!qb_qtype_is_choice(q->type))
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	if (err || c->ncorrect == 0)
 		return err;
 	qb_buf_clear(list);
@@ -59,7 +59,7 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 
 		if (!qb_rule_may_match(QB_PAT_ABSOLUTE, o->norm_words))
 			continue;
-		rc = qb_rule_match(l, QB_PAT_ABSOLUTE, s, o->norm_len, 0, m);
+		rc = qb_rule_match(cx, QB_PAT_ABSOLUTE, s, o->norm_len, 0, m);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -67,9 +67,9 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 		/* "all/none of the above" have rules of their own; asked only once
 		 * an absolute term was found, since few options have one */
 		rc = qb_rule_may_match(QB_PAT_ALL_ABOVE, o->norm_words)
-			     ? qb_rule_match(l, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, a) : 0;
+			     ? qb_rule_match(cx, QB_PAT_ALL_ABOVE, s, o->norm_len, 0, a) : 0;
 		if (rc == 0 && qb_rule_may_match(QB_PAT_NONE_ABOVE, o->norm_words))
-			rc = qb_rule_match(l, QB_PAT_NONE_ABOVE, s, o->norm_len, 0, a);
+			rc = qb_rule_match(cx, QB_PAT_NONE_ABOVE, s, o->norm_len, 0, a);
 		if (rc < 0)
 			return rc;
 		if (rc == 1)
@@ -90,7 +90,7 @@ int qb_rule_cue_absolute_terms(struct qb_lint *l, const struct qb_question *q)
 	}
 	if (!line)
 		return 0;
-	return qb_lint_report(l, "cue-absolute-terms", line,
+	return qb_rule_report(cx, QB_RULE_CUE_ABSOLUTE_TERMS, line,
 			      "question '%s': absolute terms appear only in distractors: %s; "
 			      "test-wise candidates rule such options out, so qualify them or word "
 			      "the key as firmly", qb_rule_qid(q), list->ptr);

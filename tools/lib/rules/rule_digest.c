@@ -13,24 +13,23 @@
  *          its stem, its stem and body, or its option set and key: the
  *          hashes, and the offset of its line and id in TEXT. The id rule and
  *          the three digest rules share the record of a question.
- *   text   one growing arena: per record the line (4 bytes), the id and a
- *          NUL; no allocation per id.
+ *   text   one growing big buffer: per record the line (4 bytes), the id
+ *          and a NUL; no allocation per id.
  *   runs   the record numbers where the file changes; records come in run
  *          order, so a record's file is found by binary search there instead
  *          of being stored in every record.
- *   tab[]  open-addressing tables (linear probing) by id, by stem, by stem
- *          and body, by option set and key, of 4-byte slots: the record
- *          number and a few bits of the key's hash (slot_pack). Keys are read
- *          from the records, not stored again. Tables grow by 1.5x at 3/4
- *          full (slot by multiply-shift, so any size works).
+ *   tab[]  hash indexes (core/map.h) by id, by stem, by stem and body, by
+ *          option set and key: 4-byte slots holding the record number and
+ *          a few bits of the key's hash. Keys are read from the records,
+ *          not stored again. They grow by 1.5x at 3/4 full.
  * A question of a bank without duplicates thus costs 24 + 5 + id length
- * bytes, plus 4 bytes / load (1/2 to 3/4) in each of three tables: about 55
- * bytes with 8-character ids.
+ * bytes, plus 4 bytes / load (1/2 to 3/4) in each of three indexes: about
+ * 55 bytes with 8-character ids.
  *
- * The first question with a stem is only in the stem table; the stem-and-
- * body table holds only later versions of a stem with another body. The
+ * The first question with a stem is only in the stem index; the stem-and-
+ * body index holds only later versions of a stem with another body. The
  * first question with a stem and body is therefore the stem's first
- * question (if its body matches) or in the second table, which in a bank
+ * question (if its body matches) or in the second index, which in a bank
  * without duplicates stays empty. A question makes at most four lookups,
  * so a run takes time linear in the number of questions.
  *
@@ -40,19 +39,20 @@
  * hashes are equal, i.e. between keys of one option set. Ids are compared
  * as strings.
  *
- * Ownership: the digests belong to the qb_lint (l->digests), created on
- * first use and freed by qb_lint_digests_free. */
+ * Ownership: the digests belong to the rule context (cx->digests), created
+ * on first use and freed by qb_rule_digests_free. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bigmem.h"
+#include "../core/array.h"
+#include "../core/map.h"
 #include "../text.h"
 #include "rules_impl.h"
 
 /* A question that was first with its id, stem, stem and body, or option
  * set and key. Hashes not computed for it (e.g. only its id was new) stay 0
- * and are never read: a record is only compared in the tables it is in. */
+ * and are never read: a record is only compared in the indexes it is in. */
 struct rec {
 	uint64_t stem;     /* 0 = empty stem (never compared) */
 	uint64_t set;      /* option set (choice) or body (other types) */
@@ -61,7 +61,7 @@ struct rec {
 };
 _Static_assert(sizeof(struct rec) == 24, "a record is the bulk of the per-question memory");
 
-/* What a table compares: a question being looked up, or a record. */
+/* What an index compares: a question being looked up, or a record. */
 struct probe {
 	uint64_t stem, set;
 	uint32_t key;
@@ -69,13 +69,6 @@ struct probe {
 };
 
 enum table_kind { BY_ID, BY_STEM, BY_QUESTION, BY_SET, NTABLES };
-
-/* Index of recs by one key: 0 = empty, else a packed slot (see slot_pack). */
-struct table {
-	uint32_t *slot;
-	size_t cap;
-	size_t n;
-};
 
 /* Records from FIRST on come from file FILE. */
 struct file_run {
@@ -85,23 +78,17 @@ struct file_run {
 
 #define MAX_POSITIONS 26
 
-/* The arena of lines and ids. */
-struct arena {
-	char *ptr;
-	size_t len, cap;
-};
-
-/* recs, text and the tables' slots are big arrays (bigmem.h): they are
- * most of lint's memory at a million questions, and they grow without
- * holding two copies. */
-struct qb_lint_digests {
+/* recs, text and the indexes' slots are big (core/array.h, core/buf.h,
+ * core/map.h): they are most of lint's memory at a million questions, and
+ * they grow without holding two copies. Record numbers here count from 1
+ * (0: none); the indexes number them from 0. */
+struct qb_rule_digests {
 	struct rec *recs;
 	size_t nrecs, caprecs;
-	struct arena text;
+	struct qb_buf text;
 	struct file_run *runs;
 	size_t nruns, capruns;
-	struct table tab[NTABLES];
-	unsigned rbits;         /* low bits of a slot that hold the record number + 1 */
+	struct qb_map tab[NTABLES];
 
 	uint64_t *hv;           /* per-question scratch: hashes of a body's parts */
 	size_t caphv;
@@ -120,31 +107,33 @@ struct qb_lint_digests {
 	size_t nkeyed, maxpos;
 };
 
-void qb_lint_digests_free(struct qb_lint_digests *d)
+void qb_rule_digests_free(struct qb_rule_digests *d)
 {
 	int i;
 
 	if (!d)
 		return;
-	qb_big_free(d->recs, d->caprecs * sizeof(*d->recs));
-	qb_big_free(d->text.ptr, d->text.cap);
+	qb_array_free(d->recs, d->caprecs, sizeof(*d->recs), QB_ARRAY_BIG);
+	qb_buf_dispose(&d->text);
 	free(d->runs);
 	for (i = 0; i < NTABLES; i++)
-		qb_big_free(d->tab[i].slot, d->tab[i].cap * sizeof(*d->tab[i].slot));
+		qb_map_dispose(&d->tab[i]);
 	free(d->hv);
 	free(d);
 }
 
-static struct qb_lint_digests *digests(struct qb_lint *l)
+static struct qb_rule_digests *digests(struct qb_rule_ctx *cx)
 {
-	if (!l->digests) {
-		l->digests = calloc(1, sizeof(*l->digests));
-		if (l->digests) {
-			l->digests->serial = l->digests->rec_serial = (size_t)-1;
-			l->digests->rbits = 16;
+	if (!cx->digests) {
+		cx->digests = calloc(1, sizeof(*cx->digests));
+		if (cx->digests) {
+			struct qb_buf big = QB_BUF_INIT_BIG;
+
+			cx->digests->serial = cx->digests->rec_serial = (size_t)-1;
+			cx->digests->text = big;
 		}
 	}
-	return l->digests;
+	return cx->digests;
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -157,58 +146,14 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h;
 }
 
-/* Grows array V of *CAP elements of SIZE bytes by half (at least to 64
- * elements); NULL when out of memory (V is then left as it was). */
-static void *grow_array(void *v, size_t *cap, size_t size)
-{
-	size_t n = *cap < 64 ? 64 : *cap + *cap / 2;
-
-	if (n > ((size_t)-1) / size)
-		return NULL;
-	v = realloc(v, n * size);
-	if (v)
-		*cap = n;
-	return v;
-}
-
-/* Grows big array *V of *CAP elements of SIZE bytes by half (at least to
- * 4,096 elements); QB_ENOMEM leaves it as it was. */
-static int grow_big(void **v, size_t *cap, size_t size)
-{
-	size_t n = *cap < 4096 ? 4096 : *cap + *cap / 2;
-	void *p;
-
-	if (n > ((size_t)-1) / size)
-		return QB_ENOMEM;
-	p = qb_big_resize(*v, *cap * size, n * size);
-	if (!p)
-		return QB_ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
-static int arena_add(struct arena *a, const void *p, size_t n)
-{
-	while (a->cap - a->len < n) {
-		int err = grow_big((void **)&a->ptr, &a->cap, 1);
-
-		if (err)
-			return err;
-	}
-	memcpy(a->ptr + a->len, p, n);
-	a->len += n;
-	return 0;
-}
-
 /* ---- records ------------------------------------------------------------ */
 
-static const struct rec *rec_at(const struct qb_lint_digests *d, size_t rec1)
+static const struct rec *rec_at(const struct qb_rule_digests *d, size_t rec1)
 {
 	return &d->recs[rec1 - 1];
 }
 
-static unsigned long rec_line(const struct qb_lint_digests *d, size_t rec1)
+static unsigned long rec_line(const struct qb_rule_digests *d, size_t rec1)
 {
 	uint32_t line;
 
@@ -216,13 +161,13 @@ static unsigned long rec_line(const struct qb_lint_digests *d, size_t rec1)
 	return line;
 }
 
-static const char *rec_id(const struct qb_lint_digests *d, size_t rec1)
+static const char *rec_id(const struct qb_rule_digests *d, size_t rec1)
 {
 	return d->text.ptr + rec_at(d, rec1)->text + sizeof(uint32_t);
 }
 
 /* The file of a record: the last run that starts at or before it. */
-static size_t rec_file(const struct qb_lint_digests *d, size_t rec1)
+static size_t rec_file(const struct qb_rule_digests *d, size_t rec1)
 {
 	size_t lo = 0, hi = d->nruns;   /* runs[lo].first <= rec1 - 1 < runs[hi].first */
 
@@ -237,23 +182,16 @@ static size_t rec_file(const struct qb_lint_digests *d, size_t rec1)
 	return d->runs[lo].file;
 }
 
-static int add_run(struct qb_lint_digests *d, size_t file)
+static int add_run(struct qb_rule_digests *d, size_t file)
 {
+	struct file_run r = { d->nrecs, file };
+
 	if (d->nruns && d->runs[d->nruns - 1].file == file)
 		return 0;
-	if (d->nruns == d->capruns) {
-		struct file_run *v = grow_array(d->runs, &d->capruns, sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		d->runs = v;
-	}
-	d->runs[d->nruns].first = d->nrecs;
-	d->runs[d->nruns++].file = file;
-	return 0;
+	return QB_ARRAY_PUSH(d->runs, d->nruns, d->capruns, r);
 }
 
-/* ---- tables ------------------------------------------------------------- */
+/* ---- indexes ------------------------------------------------------------ */
 
 static uint64_t hash_id(const struct probe *p)
 {
@@ -295,18 +233,7 @@ static int same_set(const struct probe *a, const struct probe *b)
 	return a->set == b->set && a->key == b->key;
 }
 
-/* by enum table_kind */
-static const struct {
-	uint64_t (*hash)(const struct probe *);
-	int (*same)(const struct probe *, const struct probe *);
-} kinds[NTABLES] = {
-	{ hash_id, same_id },
-	{ hash_stem, same_stem },
-	{ hash_question, same_question },
-	{ hash_set, same_set },
-};
-
-static struct probe probe_of(const struct qb_lint_digests *d, size_t rec1)
+static struct probe probe_of(const struct qb_rule_digests *d, size_t rec1)
 {
 	const struct rec *r = rec_at(d, rec1);
 	struct probe p = { r->stem, r->set, r->key, rec_id(d, rec1) };
@@ -314,168 +241,92 @@ static struct probe probe_of(const struct qb_lint_digests *d, size_t rec1)
 	return p;
 }
 
-/* Multiply-shift: the high 32 bits of H scaled to [0, cap); cap < 2^32. */
-static size_t slot_of(uint64_t h, size_t cap)
-{
-	return (size_t)(((h >> 32) * (uint64_t)cap) >> 32);
-}
-
-/* A slot holds the record number + 1 in its low d->rbits bits and the low
- * bits of the key's hash above them: a probe reads the record only when
- * those bits match, so a lookup mostly stays within the table's own cache
- * lines, and the tables need no second array. rbits grows with the number
- * of records (widen_slots), leaving 12 hash bits at a million records. */
-static uint32_t slot_pack(const struct qb_lint_digests *d, uint64_t h, size_t rec1)
-{
-	return (uint32_t)((h << d->rbits | rec1) & UINT32_MAX);
-}
-
-static size_t slot_rec(const struct qb_lint_digests *d, uint32_t s)
-{
-	return s & (uint32_t)(((uint64_t)1 << d->rbits) - 1);
-}
-
-/* The record (number + 1) matching P in table K, or 0. */
-static size_t table_find(const struct qb_lint_digests *d, enum table_kind k, const struct probe *p)
-{
-	const struct table *t = &d->tab[k];
-	uint64_t h = kinds[k].hash(p);
-	uint32_t bits = slot_pack(d, h, 0), s;
-	size_t i;
-
-	if (!t->n)
-		return 0;
-	for (i = slot_of(h, t->cap); (s = t->slot[i]) != 0; i = i + 1 == t->cap ? 0 : i + 1) {
-		struct probe r;
-
-		if (s - slot_rec(d, s) != bits)
-			continue;
-		r = probe_of(d, slot_rec(d, s));
-		if (kinds[k].same(&r, p))
-			return slot_rec(d, s);
+/* The index's view of a kind: a record's hash, and whether a record
+ * (numbered from 0) matches a probe. */
+#define KIND_OPS(kind)                                                              \
+	static uint64_t rec_hash_##kind(void *ctx, size_t rec)                      \
+	{                                                                           \
+		struct probe r = probe_of(ctx, rec + 1);                            \
+		return hash_##kind(&r);                                             \
+	}                                                                           \
+	static int rec_same_##kind(void *ctx, size_t rec, const void *key)          \
+	{                                                                           \
+		struct probe r = probe_of(ctx, rec + 1);                            \
+		return same_##kind(&r, key);                                        \
 	}
-	return 0;
+KIND_OPS(id)
+KIND_OPS(stem)
+KIND_OPS(question)
+KIND_OPS(set)
+
+/* by enum table_kind */
+static const struct {
+	uint64_t (*hash)(const struct probe *);
+	struct qb_map_ops ops;
+} kinds[NTABLES] = {
+	{ hash_id, { rec_hash_id, rec_same_id } },
+	{ hash_stem, { rec_hash_stem, rec_same_stem } },
+	{ hash_question, { rec_hash_question, rec_same_question } },
+	{ hash_set, { rec_hash_set, rec_same_set } },
+};
+
+/* The record (number + 1) matching P in index K, or 0. */
+static size_t table_find(struct qb_rule_digests *d, enum table_kind k, const struct probe *p)
+{
+	size_t rec = qb_map_find(&d->tab[k], kinds[k].hash(p), &kinds[k].ops, d, p);
+
+	return rec == QB_MAP_NONE ? 0 : rec + 1;
 }
 
-static void table_put(struct table *t, uint64_t h, uint32_t s)
+static int table_insert(struct qb_rule_digests *d, enum table_kind k, size_t rec1)
 {
-	size_t i;
+	struct probe p = probe_of(d, rec1);
 
-	for (i = slot_of(h, t->cap); t->slot[i]; i = i + 1 == t->cap ? 0 : i + 1)
-		;
-	t->slot[i] = s;
-	t->n++;
-}
-
-/* Rebuilds table K 1.5 times larger; the keys are hashed again from the
- * records, which costs less than storing them. */
-static int table_grow(struct qb_lint_digests *d, enum table_kind k)
-{
-	struct table *t = &d->tab[k];
-	struct table nt = { NULL, t->cap ? t->cap + t->cap / 2 : 1024, 0 };
-	size_t i;
-
-	if (nt.cap > UINT32_MAX)
-		return QB_ENOMEM;
-	nt.slot = qb_big_resize(NULL, 0, nt.cap * sizeof(*nt.slot));   /* zeros */
-	if (!nt.slot)
-		return QB_ENOMEM;
-	for (i = 0; i < t->cap; i++) {
-		if (t->slot[i]) {
-			struct probe p = probe_of(d, slot_rec(d, t->slot[i]));
-
-			table_put(&nt, kinds[k].hash(&p), t->slot[i]);
-		}
-	}
-	qb_big_free(t->slot, t->cap * sizeof(*t->slot));
-	*t = nt;
-	return 0;
-}
-
-static int table_insert(struct qb_lint_digests *d, enum table_kind k, size_t rec1)
-{
-	struct table *t = &d->tab[k];
-	struct probe p;
-	uint64_t h;
-	int err;
-
-	if (4 * (t->n + 1) > 3 * t->cap) {
-		err = table_grow(d, k);
-		if (err)
-			return err;
-	}
-	p = probe_of(d, rec1);
-	h = kinds[k].hash(&p);
-	table_put(t, h, slot_pack(d, h, rec1));
-	return 0;
-}
-
-/* Makes room for one more bit of record number in every slot: the hash
- * bits move up by one and lose their top bit, which is what slot_pack
- * gives with the wider field, so no record is read. */
-static void widen_slots(struct qb_lint_digests *d)
-{
-	uint32_t mask = (uint32_t)(((uint64_t)1 << d->rbits) - 1);
-	size_t i;
-	int k;
-
-	for (k = 0; k < NTABLES; k++) {
-		struct table *t = &d->tab[k];
-
-		for (i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				t->slot[i] = (t->slot[i] & ~mask) << 1 | (t->slot[i] & mask);
-	}
-	d->rbits++;
+	return qb_map_insert(&d->tab[k], kinds[k].hash(&p), rec1 - 1, &kinds[k].ops, d);
 }
 
 /* The record of the question being linted (number + 1 in *OUT), appended
  * the first time one of the rules needs it. Its hashes start at 0. */
-static int this_rec(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+static int this_rec(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struct qb_question *q,
 		    size_t *out)
 {
 	uint32_t line = q->line > UINT32_MAX ? UINT32_MAX : (uint32_t)q->line;
 	struct rec *r;
 	int err;
 
-	if (d->rec_serial == l->stats.questions) {
+	if (d->rec_serial == cx->serial) {
 		*out = d->cur_rec;
 		return 0;
 	}
 	/* record numbers + 1 and text offsets must fit the 32-bit fields */
 	if (d->nrecs >= UINT32_MAX - 1 || d->text.len > UINT32_MAX)
 		return QB_ENOMEM;
-	if (d->rbits < 32 && d->nrecs + 1 >= (size_t)1 << d->rbits)
-		widen_slots(d);
-	if (d->nrecs == d->caprecs) {
-		err = grow_big((void **)&d->recs, &d->caprecs, sizeof(*d->recs));
-		if (err)
-			return err;
-	}
-	err = add_run(d, q->file_index);
+	err = QB_ARRAY_RESERVE_BIG(d->recs, d->caprecs, d->nrecs + 1);
+	if (!err)
+		err = add_run(d, q->file_index);
 	if (err)
 		return err;
 	r = &d->recs[d->nrecs];
 	memset(r, 0, sizeof(*r));
 	r->text = (uint32_t)d->text.len;
-	err = arena_add(&d->text, &line, sizeof(line));
+	err = qb_buf_add(&d->text, &line, sizeof(line));
 	if (!err)
-		err = arena_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
+		err = qb_buf_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
 	if (err)
 		return err;
 	d->nrecs++;
-	d->rec_serial = l->stats.questions;
+	d->rec_serial = cx->serial;
 	*out = d->cur_rec = d->nrecs;
 	return 0;
 }
 
-/* Records this question's hashes P and files it in table K. */
-static int add_to(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+/* Records this question's hashes P and files it in index K. */
+static int add_to(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struct qb_question *q,
 		  const struct probe *p, enum table_kind k)
 {
 	struct rec *r;
 	size_t rec1;
-	int err = this_rec(l, d, q, &rec1);
+	int err = this_rec(cx, d, q, &rec1);
 
 	if (err)
 		return err;
@@ -488,19 +339,9 @@ static int add_to(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_
 
 /* ---- digests of one question ------------------------------------------ */
 
-static int push_hash(struct qb_lint_digests *d, size_t *n, uint64_t h)
+static int push_hash(struct qb_rule_digests *d, size_t *n, uint64_t h)
 {
-	if (*n == d->caphv) {
-		size_t cap = d->caphv ? 2 * d->caphv : 32;
-		uint64_t *v = realloc(d->hv, cap * sizeof(*v));
-
-		if (!v)
-			return QB_ENOMEM;
-		d->hv = v;
-		d->caphv = cap;
-	}
-	d->hv[(*n)++] = h;
-	return 0;
+	return QB_ARRAY_PUSH(d->hv, *n, d->caphv, h);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -512,7 +353,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Hash of a set: order-independent because the parts' hashes are sorted
  * before they are hashed together; TAG keeps different kinds of body apart. */
-static uint64_t set_hash(struct qb_lint_digests *d, size_t n, const char *tag)
+static uint64_t set_hash(struct qb_rule_digests *d, size_t n, const char *tag)
 {
 	if (n > 1)
 		qsort(d->hv, n, sizeof(*d->hv), cmp_u64);
@@ -520,29 +361,29 @@ static uint64_t set_hash(struct qb_lint_digests *d, size_t n, const char *tag)
 }
 
 /* Normalised text of node N (or of S when N is NULL), hashed; TAG apart. */
-static int part_hash(struct qb_lint *l, const xmlNode *n, const char *s, uint64_t salt,
+static int part_hash(struct qb_rule_ctx *cx, const xmlNode *n, const char *s, uint64_t salt,
 		     uint64_t *out)
 {
 	int err = 0;
 
-	qb_buf_clear(&l->scratch);
-	qb_buf_clear(&l->scratch2);
+	qb_buf_clear(&cx->scratch);
+	qb_buf_clear(&cx->scratch2);
 	if (n)
-		err = qb_text_plain(&l->scratch, n);
+		err = qb_text_plain(&cx->scratch, n);
 	else if (s)
-		err = qb_buf_adds(&l->scratch, s);
+		err = qb_buf_adds(&cx->scratch, s);
 	if (!err)
-		err = qb_buf_grow(&l->scratch, 0);
+		err = qb_buf_grow(&cx->scratch, 0);
 	if (!err)
-		err = qb_text_normalize(&l->scratch2, l->scratch.ptr, l->scratch.len);
+		err = qb_text_normalize(&cx->scratch2, cx->scratch.ptr, cx->scratch.len);
 	if (!err)
-		*out = mix(salt, qb_hash64(l->scratch2.ptr, l->scratch2.len));
+		*out = mix(salt, qb_hash64(cx->scratch2.ptr, cx->scratch2.len));
 	return err;
 }
 
 /* The body of a non-choice question as a set: answers, pairs (premise and
  * response together), extra responses. */
-static int body_hash(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+static int body_hash(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struct qb_question *q,
 		     uint64_t *out)
 {
 	size_t i, n = 0;
@@ -550,19 +391,19 @@ static int body_hash(struct qb_lint *l, struct qb_lint_digests *d, const struct 
 	int err = 0;
 
 	for (i = 0; i < q->nanswers && !err; i++) {
-		err = part_hash(l, NULL, q->answers[i].value, 1, &h);
+		err = part_hash(cx, NULL, q->answers[i].value, 1, &h);
 		if (!err)
 			err = push_hash(d, &n, h);
 	}
 	for (i = 0; i < q->npairs && !err; i++) {
-		err = part_hash(l, q->pairs[i].premise, NULL, 2, &h);
+		err = part_hash(cx, q->pairs[i].premise, NULL, 2, &h);
 		if (!err)
-			err = part_hash(l, q->pairs[i].response, NULL, 3, &h2);
+			err = part_hash(cx, q->pairs[i].response, NULL, 3, &h2);
 		if (!err)
 			err = push_hash(d, &n, mix(h, h2));
 	}
 	for (i = 0; i < q->ndistractors && !err; i++) {
-		err = part_hash(l, q->distractors[i].node, NULL, 4, &h);
+		err = part_hash(cx, q->distractors[i].node, NULL, 4, &h);
 		if (!err)
 			err = push_hash(d, &n, h);
 	}
@@ -572,13 +413,13 @@ static int body_hash(struct qb_lint *l, struct qb_lint_digests *d, const struct 
 }
 
 /* The hashes of this question: stem, option set (or body) and key. */
-static int question_hashes(struct qb_lint *l, struct qb_lint_digests *d,
+static int question_hashes(struct qb_rule_ctx *cx, struct qb_rule_digests *d,
 			   const struct qb_question *q, struct probe *p)
 {
 	const struct qb_qcache *c;
 	uint64_t key;
 	size_t i, n = 0;
-	int err = qb_rule_qcache(l, q, &c);
+	int err = qb_rule_qcache(cx, q, &c);
 
 	if (err)
 		return err;
@@ -588,7 +429,7 @@ static int question_hashes(struct qb_lint *l, struct qb_lint_digests *d,
 		p->stem += p->stem == 0;
 	}
 	if (!qb_qtype_is_choice(q->type))
-		return body_hash(l, d, q, &p->set);
+		return body_hash(cx, d, q, &p->set);
 	for (i = 0; i < q->noptions && !err; i++)
 		err = push_hash(d, &n, c->opt[i].hash);
 	if (!err)
@@ -604,13 +445,13 @@ static int question_hashes(struct qb_lint *l, struct qb_lint_digests *d,
 }
 
 /* question-duplicate and stem-duplicate (see the layout at the top). */
-static int find_stem(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+static int find_stem(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struct qb_question *q,
 		     const struct probe *p)
 {
 	size_t first = table_find(d, BY_STEM, p);
 
 	if (!first)
-		return add_to(l, d, q, p, BY_STEM);
+		return add_to(cx, d, q, p, BY_STEM);
 	if (rec_at(d, first)->set == p->set) {
 		d->qdup = first;
 		return 0;
@@ -619,17 +460,17 @@ static int find_stem(struct qb_lint *l, struct qb_lint_digests *d, const struct 
 	if (d->qdup)
 		return 0;
 	d->sdup = first;
-	return add_to(l, d, q, p, BY_QUESTION);
+	return add_to(cx, d, q, p, BY_QUESTION);
 }
 
 /* option-set-reused: not for a question that repeats another one whole. */
-static int find_set(struct qb_lint *l, struct qb_lint_digests *d, const struct qb_question *q,
+static int find_set(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struct qb_question *q,
 		    const struct probe *p)
 {
 	size_t o = table_find(d, BY_SET, p);
 
 	if (!o)
-		return add_to(l, d, q, p, BY_SET);
+		return add_to(cx, d, q, p, BY_SET);
 	if (!d->qdup)
 		d->oset = o;
 	return 0;
@@ -637,70 +478,70 @@ static int find_set(struct qb_lint *l, struct qb_lint_digests *d, const struct q
 
 /* Computes this question's digests, looks them up, then records them: once
  * per question, whichever of the three rules runs first. */
-static int prepare(struct qb_lint *l, const struct qb_question *q, struct qb_lint_digests **out)
+static int prepare(struct qb_rule_ctx *cx, const struct qb_question *q, struct qb_rule_digests **out)
 {
-	struct qb_lint_digests *d = digests(l);
+	struct qb_rule_digests *d = digests(cx);
 	struct probe p;
 	int err;
 
 	*out = d;
 	if (!d)
 		return QB_ENOMEM;
-	if (d->serial == l->stats.questions)
+	if (d->serial == cx->serial)
 		return 0;
 	d->qdup = d->sdup = d->oset = 0;
-	err = question_hashes(l, d, q, &p);
+	err = question_hashes(cx, d, q, &p);
 	if (err)
 		return err;
 	d->stem = p.stem;
 	if (p.stem)
-		err = find_stem(l, d, q, &p);
+		err = find_stem(cx, d, q, &p);
 	if (!err && qb_qtype_is_choice(q->type) && q->noptions >= 2)
-		err = find_set(l, d, q, &p);
+		err = find_set(cx, d, q, &p);
 	if (err)
 		return err;
-	d->serial = l->stats.questions;
+	d->serial = cx->serial;
 	return 0;
 }
 
-int qb_rule_question_duplicate(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_question_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_lint_digests *d;
-	int err = prepare(l, q, &d);
+	struct qb_rule_digests *d;
+	int err = prepare(cx, q, &d);
 
 	if (err || !d->qdup)
 		return err;
-	return qb_lint_report(l, "question-duplicate", q->line,
+	return qb_rule_report(cx, QB_RULE_QUESTION_DUPLICATE, q->line,
 			      "question '%s' repeats question '%s' (%s:%lu): same stem, same options; "
 			      "keep one copy", qb_rule_qid(q), rec_id(d, d->qdup),
-			      qb_lint_file_name(l, rec_file(d, d->qdup)), rec_line(d, d->qdup));
+			      qb_rule_file_name(cx, rec_file(d, d->qdup)), rec_line(d, d->qdup));
 }
 
-int qb_rule_stem_duplicate(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_stem_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_lint_digests *d;
-	int err = prepare(l, q, &d);
+	struct qb_rule_digests *d;
+	int err = prepare(cx, q, &d);
 
 	if (err || !d->sdup)
 		return err;
-	return qb_lint_report(l, "stem-duplicate", q->line,
+	return qb_rule_report(cx, QB_RULE_STEM_DUPLICATE, q->line,
 			      "question '%s' has the same stem as question '%s' (%s:%lu) but other "
 			      "options; merge the two versions or reword one stem", qb_rule_qid(q),
-			      rec_id(d, d->sdup), qb_lint_file_name(l, rec_file(d, d->sdup)),
+			      rec_id(d, d->sdup), qb_rule_file_name(cx, rec_file(d, d->sdup)),
 			      rec_line(d, d->sdup));
 }
 
-int qb_rule_option_set_reused(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_set_reused(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_lint_digests *d;
-	int err = prepare(l, q, &d);
+	struct qb_rule_digests *d;
+	int err = prepare(cx, q, &d);
 
 	if (err || !d->oset)
 		return err;
-	return qb_lint_report(l, "option-set-reused", q->line,
+	return qb_rule_report(cx, QB_RULE_OPTION_SET_REUSED, q->line,
 			      "question '%s' reuses the option set and key of question '%s' (%s:%lu)%s",
 			      qb_rule_qid(q), rec_id(d, d->oset),
-			      qb_lint_file_name(l, rec_file(d, d->oset)), rec_line(d, d->oset),
+			      qb_rule_file_name(cx, rec_file(d, d->oset)), rec_line(d, d->oset),
 			      d->stem && rec_at(d, d->oset)->stem
 				      ? " under another stem; check that the two ask different things"
 				      : "; a stem is empty, so the two cannot be told apart");
@@ -708,9 +549,9 @@ int qb_rule_option_set_reused(struct qb_lint *l, const struct qb_question *q)
 
 /* ---- id-duplicate ----------------------------------------------------- */
 
-int qb_rule_id_duplicate(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_id_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_lint_digests *d = digests(l);
+	struct qb_rule_digests *d = digests(cx);
 	struct probe p = { 0, 0, 0, q->id };
 	size_t first, rec1;
 	int err;
@@ -721,11 +562,11 @@ int qb_rule_id_duplicate(struct qb_lint *l, const struct qb_question *q)
 		return 0;
 	first = table_find(d, BY_ID, &p);
 	if (first)
-		return qb_lint_report(l, "id-duplicate", q->line,
+		return qb_rule_report(cx, QB_RULE_ID_DUPLICATE, q->line,
 				      "question id '%s' is already used at %s:%lu; ids must be "
 				      "unique across all files linted together", q->id,
-				      qb_lint_file_name(l, rec_file(d, first)), rec_line(d, first));
-	err = this_rec(l, d, q, &rec1);
+				      qb_rule_file_name(cx, rec_file(d, first)), rec_line(d, first));
+	err = this_rec(cx, d, q, &rec1);
 	if (!err)
 		err = table_insert(d, BY_ID, rec1);
 	return err;
@@ -756,9 +597,9 @@ int qb_rule_key_position_unbalanced(double observed, double expected, double n,
 	return observed - expected >= t;
 }
 
-int qb_rule_key_position_count(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_position_count(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_lint_digests *d;
+	struct qb_rule_digests *d;
 	size_t i, key = 0, n = 0;
 
 	if (q->type != QB_Q_SINGLE || q->noptions < 2 || q->noptions > MAX_POSITIONS)
@@ -768,7 +609,7 @@ int qb_rule_key_position_count(struct qb_lint *l, const struct qb_question *q)
 			key = i, n++;
 	if (n != 1)
 		return 0;
-	d = digests(l);
+	d = digests(cx);
 	if (!d)
 		return QB_ENOMEM;
 	d->observed[key] += 1;
@@ -780,9 +621,9 @@ int qb_rule_key_position_count(struct qb_lint *l, const struct qb_question *q)
 	return 0;
 }
 
-int qb_rule_key_position_finish(struct qb_lint *l)
+int qb_rule_key_position_finish(struct qb_rule_ctx *cx)
 {
-	struct qb_lint_digests *d = l->digests;
+	struct qb_rule_digests *d = cx->digests;
 	size_t i, worst = MAX_POSITIONS;
 	double n;
 
@@ -798,7 +639,7 @@ int qb_rule_key_position_finish(struct qb_lint *l)
 	}
 	if (worst == MAX_POSITIONS)
 		return 0;
-	return qb_lint_report_at(l, "bank-key-position-balance", "", 0, NULL,
+	return qb_rule_report_run(cx, QB_RULE_BANK_KEY_POSITION_BALANCE,
 				 "the key of %.0f of %zu single questions (%.0f%%) is option %c, where "
 				 "about %.1f (%.0f%%) are expected by chance; move some keys to other "
 				 "positions (printed exams keep the order)",

@@ -36,19 +36,19 @@ static const char *src_of(const xmlNode *n)
 /* Which verdicts to report (bits), from the rules in force; looked up at
  * the first img, since most questions have none. The size limit is
  * reported with the path verdicts: both need the stat. */
-static unsigned wanted(struct qb_lint *l)
+static unsigned wanted(const struct qb_rule_ctx *cx)
 {
 	unsigned want = 0;
 
-	if (qb_lint_rule_severity(l, qb_rule_find("img-unsafe-path")) != QB_SEV_OFF)
+	if (qb_rule_severity(cx, QB_RULE_IMG_UNSAFE_PATH) != QB_SEV_OFF)
 		want |= 1u << QB_IMG_UNSAFE | 1u << QB_IMG_TOO_BIG;
-	if (qb_lint_rule_severity(l, qb_rule_find("img-missing")) != QB_SEV_OFF)
+	if (qb_rule_severity(cx, QB_RULE_IMG_MISSING) != QB_SEV_OFF)
 		want |= 1u << QB_IMG_MISSING;
 	return want | 1u << QB_IMG_OK;  /* nonzero: looked up */
 }
 
 /* Reports each img below N whose verdict is in *WANT (0 until looked up). */
-static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n, unsigned *want)
+static int walk(struct qb_rule_ctx *cx, const struct qb_question *q, const xmlNode *n, unsigned *want)
 {
 	const xmlNode *c;
 	int rc = 0;
@@ -61,7 +61,7 @@ static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n
 			continue;
 		if (strcmp((const char *)c->name, "img") != 0) {
 			if (c->children)
-				rc = walk(l, q, c, want);
+				rc = walk(cx, q, c, want);
 			continue;
 		}
 		src = src_of(c);
@@ -71,45 +71,45 @@ static int walk(struct qb_lint *l, const struct qb_question *q, const xmlNode *n
 		if (v == QB_IMG_OK)
 			continue;
 		if (!*want)
-			*want = wanted(l);
+			*want = wanted(cx);
 		if (!(*want & (1u << v)))
 			continue;
-		if ((rc = quoted_src(&l->scratch2, src)) != 0)
+		if ((rc = quoted_src(&cx->scratch2, src)) != 0)
 			return rc;
 		if (v == QB_IMG_UNSAFE)
-			rc = qb_lint_report(l, "img-unsafe-path", qb_rule_node_line(c),
+			rc = qb_rule_report(cx, QB_RULE_IMG_UNSAFE_PATH, qb_rule_node_line(c),
 					    "img src '%s' %s; an image is a file inside the bank's "
 					    "folder, named relative to the bank file (img/name.png), "
-					    "and is never read otherwise", l->scratch2.ptr, why);
+					    "and is never read otherwise", cx->scratch2.ptr, why);
 		else if (v == QB_IMG_MISSING)
-			rc = qb_lint_report(l, "img-missing", qb_rule_node_line(c),
+			rc = qb_rule_report(cx, QB_RULE_IMG_MISSING, qb_rule_node_line(c),
 					    "img src '%s' %s (relative to the bank file's folder)",
-					    l->scratch2.ptr, why);
+					    cx->scratch2.ptr, why);
 		else if (v == QB_IMG_TOO_BIG)
-			rc = qb_lint_report(l, "limit-exceeded", qb_rule_node_line(c),
+			rc = qb_rule_report(cx, QB_RULE_LIMIT_EXCEEDED, qb_rule_node_line(c),
 					    "img src '%s' %s, the most an export embeds (README "
-					    "\"Limits\")", l->scratch2.ptr, why);
+					    "\"Limits\")", cx->scratch2.ptr, why);
 	}
 	return rc;
 }
 
 /* Both rules judge every img of the question in one walk, run by whichever
  * of the two checks comes first (either may be switched off). */
-static int check_imgs(struct qb_lint *l, const struct qb_question *q)
+static int check_imgs(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	unsigned want = 0;
 
-	if (!qb_rule_shared_first(l, QB_SHARED_IMG))
+	if (!qb_rule_shared_first(cx, QB_SHARED_IMG))
 		return 0;
-	return walk(l, q, q->node, &want);
+	return walk(cx, q, q->node, &want);
 }
 
-int qb_rule_img_unsafe_path(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_img_unsafe_path(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	return check_imgs(l, q);
+	return check_imgs(cx, q);
 }
 
-int qb_rule_img_missing(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_img_missing(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	return check_imgs(l, q);
+	return check_imgs(cx, q);
 }

@@ -17,18 +17,18 @@ static size_t count_correct(const struct qb_question *q)
 	return n;
 }
 
-int qb_rule_key_missing(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_missing(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	if (!qb_qtype_is_choice(q->type) || q->noptions == 0 || count_correct(q) > 0)
 		return 0;
-	return qb_lint_report(l, "key-missing", q->line,
+	return qb_rule_report(cx, QB_RULE_KEY_MISSING, q->line,
 			      "question '%s' has no correct option; mark the key with "
 			      "correct=\"true\"", qb_rule_qid(q));
 }
 
-int qb_rule_key_multiple(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_multiple(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_buf *ids = &l->scratch2;
+	struct qb_buf *ids = &cx->scratch2;
 	unsigned long line = 0;
 	size_t i, n = 0;
 	int err = 0;
@@ -45,16 +45,16 @@ int qb_rule_key_multiple(struct qb_lint *l, const struct qb_question *q)
 	}
 	if (err)
 		return err;
-	return qb_lint_report(l, "key-multiple", line,
+	return qb_rule_report(cx, QB_RULE_KEY_MULTIPLE, line,
 			      "single question '%s' has %zu correct options (%s); keep one, or make "
 			      "it type=\"multiple\"", qb_rule_qid(q), n, ids->ptr);
 }
 
-int qb_rule_key_all_correct(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_all_correct(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	if (q->type != QB_Q_MULTIPLE || q->noptions < 2 || count_correct(q) != q->noptions)
 		return 0;
-	return qb_lint_report(l, "key-all-correct", q->line,
+	return qb_rule_report(cx, QB_RULE_KEY_ALL_CORRECT, q->line,
 			      "every option of multiple question '%s' is correct; selecting everything "
 			      "scores full marks, so add a wrong option", qb_rule_qid(q));
 }
@@ -86,7 +86,7 @@ static long select_number(const char *s, size_t n)
 	return -1;
 }
 
-int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
 	const char *stem;
@@ -95,14 +95,14 @@ int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
 
 	if (!qb_qtype_is_choice(q->type))
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	if (err)
 		return err;
 	n = c->ncorrect;
 	if (n == 0)
 		return 0;  /* key-missing */
 	if (q->type == QB_Q_MULTIPLE && q->has_select && q->select != (long)n) {
-		err = qb_lint_report(l, "key-select-mismatch", q->line,
+		err = qb_rule_report(cx, QB_RULE_KEY_SELECT_MISMATCH, q->line,
 				     "question '%s' has %zu correct option%s but select=\"%ld\"",
 				     qb_rule_qid(q), n, n == 1 ? "" : "s", q->select);
 		if (err)
@@ -113,19 +113,19 @@ int qb_rule_key_select_mismatch(struct qb_lint *l, const struct qb_question *q)
 		return 0;
 	start = c->stem_words_at;
 	stem = QB_QC_STR(c, c->stem_plain);
-	while ((rc = qb_rule_match(l, QB_PAT_SELECT_N, stem, c->stem_plain_len, start, m)) == 1) {
+	while ((rc = qb_rule_match(cx, QB_PAT_SELECT_N, stem, c->stem_plain_len, start, m)) == 1) {
 		long k = select_number(stem + m[2], m[3] - m[2]);
 
 		start = m[1] > start ? m[1] : start + 1;
 		if (k < 0 || k == (long)n)
 			continue;
-		qb_buf_clear(&l->scratch2);
-		err = qb_rule_quote(&l->scratch2, stem + m[0], m[1] - m[0]);
+		qb_buf_clear(&cx->scratch2);
+		err = qb_rule_quote(&cx->scratch2, stem + m[0], m[1] - m[0]);
 		if (!err)
-			err = qb_lint_report(l, "key-select-mismatch", q->stem_line,
+			err = qb_rule_report(cx, QB_RULE_KEY_SELECT_MISMATCH, q->stem_line,
 					     "question '%s' has %zu correct option%s but its stem says "
 					     "\"%s\"", qb_rule_qid(q), n, n == 1 ? "" : "s",
-					     l->scratch2.ptr);
+					     cx->scratch2.ptr);
 		return err;
 	}
 	return rc < 0 ? rc : 0;
@@ -178,8 +178,8 @@ static int verdict_fast(const xmlNode *n, int *out, const char **word, size_t *l
 
 /* Whether the rationale N opens with a verdict: 1 "correct", -1 "wrong",
  * 0 neither. *WORD and *LEN give the verdict's words (in N's text or in
- * l->scratch) for the message. */
-static int verdict(struct qb_lint *l, const xmlNode *n, int *out, const char **word, size_t *len)
+ * cx->scratch) for the message. */
+static int verdict(struct qb_rule_ctx *cx, const xmlNode *n, int *out, const char **word, size_t *len)
 {
 	size_t m[4];
 	int rc;
@@ -187,34 +187,34 @@ static int verdict(struct qb_lint *l, const xmlNode *n, int *out, const char **w
 	*out = 0;
 	if (verdict_fast(n, out, word, len))
 		return 0;
-	qb_buf_clear(&l->scratch);
-	rc = qb_text_plain(&l->scratch, n);
+	qb_buf_clear(&cx->scratch);
+	rc = qb_text_plain(&cx->scratch, n);
 	if (!rc)
-		rc = qb_buf_grow(&l->scratch, 0);
+		rc = qb_buf_grow(&cx->scratch, 0);
 	if (rc)
 		return rc;
-	qb_rule_scratch_ready(l);
-	rc = qb_rule_match(l, QB_PAT_RAT_NEG, l->scratch.ptr, l->scratch.len, 0, m);
+	qb_rule_scratch_ready(cx);
+	rc = qb_rule_match(cx, QB_PAT_RAT_NEG, cx->scratch.ptr, cx->scratch.len, 0, m);
 	if (rc == 1)
 		*out = -1;
 	else if (rc == 0 &&
-		 (rc = qb_rule_match(l, QB_PAT_RAT_POS, l->scratch.ptr, l->scratch.len, 0, m)) == 1)
+		 (rc = qb_rule_match(cx, QB_PAT_RAT_POS, cx->scratch.ptr, cx->scratch.len, 0, m)) == 1)
 		*out = 1;
 	if (rc < 0)
 		return rc;
-	*word = l->scratch.ptr + m[2];
+	*word = cx->scratch.ptr + m[2];
 	*len = m[3] - m[2];
 	return 0;
 }
 
-/* The verdict's words, quoted into l->scratch2. */
-static int quote_verdict(struct qb_lint *l, const char *word, size_t len)
+/* The verdict's words, quoted into cx->scratch2. */
+static int quote_verdict(struct qb_rule_ctx *cx, const char *word, size_t len)
 {
-	qb_buf_clear(&l->scratch2);
-	return qb_rule_quote(&l->scratch2, word, len);
+	qb_buf_clear(&cx->scratch2);
+	return qb_rule_quote(&cx->scratch2, word, len);
 }
 
-int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_key_rationale_conflict(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const char *word = NULL;
 	size_t i, len = 0;
@@ -226,15 +226,15 @@ int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *
 
 			if (!o->rationale)
 				continue;
-			err = verdict(l, o->rationale, &v, &word, &len);
+			err = verdict(cx, o->rationale, &v, &word, &len);
 			if (err || !v || (v > 0) == (o->correct != 0))
 				continue;
-			err = quote_verdict(l, word, len);
+			err = quote_verdict(cx, word, len);
 			if (!err)
-				err = qb_lint_report(l, "key-rationale-conflict", o->rationale_line,
+				err = qb_rule_report(cx, QB_RULE_KEY_RATIONALE_CONFLICT, o->rationale_line,
 						     "question '%s': the rationale of option %s opens with "
 						     "\"%s\" but the option is %s; fix the key or the rationale",
-						     qb_rule_qid(q), o->id, l->scratch2.ptr,
+						     qb_rule_qid(q), o->id, cx->scratch2.ptr,
 						     o->correct ? "marked correct" : "not marked correct");
 		}
 	} else if (q->type == QB_Q_TRUEFALSE && q->nanswers == 1 &&
@@ -245,16 +245,16 @@ int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *
 		for (i = 0; i < q->nside_rationales && !err; i++) {
 			const struct qb_side_rationale *s = &q->side_rationales[i];
 
-			err = verdict(l, s->node, &v, &word, &len);
+			err = verdict(cx, s->node, &v, &word, &len);
 			if (err || !v || (v > 0) == (s->for_true == truth))
 				continue;
-			err = quote_verdict(l, word, len);
+			err = quote_verdict(cx, word, len);
 			if (!err)
-				err = qb_lint_report(l, "key-rationale-conflict", s->line,
+				err = qb_rule_report(cx, QB_RULE_KEY_RATIONALE_CONFLICT, s->line,
 						     "truefalse question '%s': the rationale for \"%s\" opens "
 						     "with \"%s\" but the answer is %s; fix the answer or the "
 						     "rationale", qb_rule_qid(q), s->for_true ? "true" : "false",
-						     l->scratch2.ptr, truth ? "true" : "false");
+						     cx->scratch2.ptr, truth ? "true" : "false");
 		}
 	}
 	return err;
@@ -265,7 +265,7 @@ int qb_rule_key_rationale_conflict(struct qb_lint *l, const struct qb_question *
 /* Moodle gives each correct option of a multi-answer question 100/N percent
  * and, for negative marking, each wrong option -100/W; both must be in its
  * fixed list. W = 0 is key-all-correct's finding. */
-int qb_rule_target_moodle_fraction(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_target_moodle_fraction(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	size_t n, w;
 	int err = 0;
@@ -277,13 +277,13 @@ int qb_rule_target_moodle_fraction(struct qb_lint *l, const struct qb_question *
 	if (n == 0)
 		return 0;  /* key-missing */
 	if (!qb_moodle_share(n))
-		err = qb_lint_report(l, "target-moodle-fraction", q->line,
+		err = qb_rule_report(cx, QB_RULE_TARGET_MOODLE_FRACTION, q->line,
 				     "multiple question '%s' has %zu correct options: each would be worth "
 				     "100/%zu = %.5f%%, which is not in Moodle's list of grade fractions "
 				     "(1 to 10 or 20 correct options can be scored)",
 				     qb_rule_qid(q), n, n, 100.0 / (double)n);
 	if (!err && w > 0 && !qb_moodle_share(w))
-		err = qb_lint_report(l, "target-moodle-fraction", q->line,
+		err = qb_rule_report(cx, QB_RULE_TARGET_MOODLE_FRACTION, q->line,
 				     "multiple question '%s' has %zu wrong options: each would cost "
 				     "-100/%zu = -%.5f%%, which is not in Moodle's list of grade fractions "
 				     "(1 to 10 or 20 wrong options can be penalised)",

@@ -36,7 +36,7 @@ static int quote_option(struct qb_buf *b, const struct qb_qcache *c, const struc
 	return err ? err : qb_buf_addc(b, '"');
 }
 
-int qb_rule_option_duplicate(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
 	size_t i, j;
@@ -44,22 +44,22 @@ int qb_rule_option_duplicate(struct qb_lint *l, const struct qb_question *q)
 
 	if (!qb_qtype_is_choice(q->type))
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	for (i = 1; i < q->noptions && !err; i++) {
 		if (blank(&c->opt[i]))
 			continue;  /* text-empty */
 		for (j = 0; j < i; j++) {
 			if (!same_text(c, &c->opt[i], &c->opt[j]))
 				continue;
-			qb_buf_clear(&l->scratch2);
-			err = quote_option(&l->scratch2, c, &c->opt[j]);
+			qb_buf_clear(&cx->scratch2);
+			err = quote_option(&cx->scratch2, c, &c->opt[j]);
 			if (!err)
-				err = qb_lint_report(l, "option-duplicate", q->options[i].line,
+				err = qb_rule_report(cx, QB_RULE_OPTION_DUPLICATE, q->options[i].line,
 						     "question '%s': option %s repeats option %s (%s) once "
 						     "case, spacing, markup and final punctuation are ignored; "
 						     "make every option distinct",
 						     qb_rule_qid(q), q->options[i].id, q->options[j].id,
-						     l->scratch2.ptr);
+						     cx->scratch2.ptr);
 			break;
 		}
 	}
@@ -287,7 +287,7 @@ int qb_rule_near_duplicate_guard(const char *a, size_t alen, const char *b, size
 	return alen > blen ? negated(a, alen, b, blen) : negated(b, blen, a, alen);
 }
 
-int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_near_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
 	struct hist h[NEAR_MAX_OPTIONS];
@@ -297,7 +297,7 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 
 	if (!qb_qtype_is_choice(q->type) || q->noptions > NEAR_MAX_OPTIONS)
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	for (i = 1; i < q->noptions && !err; i++) {
 		const struct qb_qcache_opt *b = &c->opt[i];
 
@@ -331,18 +331,18 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 			    qb_rule_near_duplicate_guard(QB_QC_STR(c, a->norm), a->norm_len,
 							 QB_QC_STR(c, b->norm), b->norm_len))
 				continue;
-			qb_buf_clear(&l->scratch2);
-			err = quote_option(&l->scratch2, c, a);
+			qb_buf_clear(&cx->scratch2);
+			err = quote_option(&cx->scratch2, c, a);
 			if (!err)
-				err = qb_buf_adds(&l->scratch2, " and ");
+				err = qb_buf_adds(&cx->scratch2, " and ");
 			if (!err)
-				err = quote_option(&l->scratch2, c, b);
+				err = quote_option(&cx->scratch2, c, b);
 			if (!err)
-				err = qb_lint_report(l, "option-near-duplicate", q->options[i].line,
+				err = qb_rule_report(cx, QB_RULE_OPTION_NEAR_DUPLICATE, q->options[i].line,
 						     "question '%s': options %s and %s are nearly the same "
 						     "(%s, %.0f%% similar); make the difference clear or "
 						     "drop one", qb_rule_qid(q), q->options[j].id,
-						     q->options[i].id, l->scratch2.ptr, sim * 100.0);
+						     q->options[i].id, cx->scratch2.ptr, sim * 100.0);
 			break;
 		}
 	}
@@ -352,8 +352,8 @@ int qb_rule_option_near_duplicate(struct qb_lint *l, const struct qb_question *q
 /* ---- classic flawed options ------------------------------------------- */
 
 /* Reports each option whose text (normalised, or plain when PLAIN) matches P. */
-static int flag_options(struct qb_lint *l, const struct qb_question *q, enum qb_rule_pat p,
-			int plain, const char *rule, const char *advice)
+static int flag_options(struct qb_rule_ctx *cx, const struct qb_question *q, enum qb_rule_pat p,
+			int plain, enum qb_rule_key rule, const char *advice)
 {
 	const struct qb_qcache *c;
 	size_t i, m[4];
@@ -361,48 +361,48 @@ static int flag_options(struct qb_lint *l, const struct qb_question *q, enum qb_
 
 	if (!qb_qtype_is_choice(q->type))
 		return 0;
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	for (i = 0; i < q->noptions && !err; i++) {
 		const struct qb_qcache_opt *o = &c->opt[i];
 
 		if (plain)
-			rc = qb_rule_match(l, p, QB_QC_STR(c, o->plain), o->plain_len, 0, m);
+			rc = qb_rule_match(cx, p, QB_QC_STR(c, o->plain), o->plain_len, 0, m);
 		else if (qb_rule_may_match(p, o->norm_words))
-			rc = qb_rule_match(l, p, QB_QC_STR(c, o->norm), o->norm_len, 0, m);
+			rc = qb_rule_match(cx, p, QB_QC_STR(c, o->norm), o->norm_len, 0, m);
 		else
 			rc = 0;
 		if (rc <= 0) {
 			err = rc;
 			continue;
 		}
-		qb_buf_clear(&l->scratch2);
-		err = quote_option(&l->scratch2, c, o);
+		qb_buf_clear(&cx->scratch2);
+		err = quote_option(&cx->scratch2, c, o);
 		if (!err)
-			err = qb_lint_report(l, rule, q->options[i].line, "question '%s': option %s %s; %s",
-					     qb_rule_qid(q), q->options[i].id, l->scratch2.ptr, advice);
+			err = qb_rule_report(cx, rule, q->options[i].line, "question '%s': option %s %s; %s",
+					     qb_rule_qid(q), q->options[i].id, cx->scratch2.ptr, advice);
 	}
 	return err;
 }
 
-int qb_rule_option_all_of_the_above(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_all_of_the_above(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	return flag_options(l, q, QB_PAT_ALL_ABOVE, 0, "option-all-of-the-above",
+	return flag_options(cx, q, QB_PAT_ALL_ABOVE, 0, QB_RULE_OPTION_ALL_OF_THE_ABOVE,
 			    "'all of the above' is answered from partial knowledge and breaks when "
 			    "options are shuffled; use a multiple question or another distractor");
 }
 
-int qb_rule_option_none_of_the_above(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_none_of_the_above(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	return flag_options(l, q, QB_PAT_NONE_ABOVE, 0, "option-none-of-the-above",
+	return flag_options(cx, q, QB_PAT_NONE_ABOVE, 0, QB_RULE_OPTION_NONE_OF_THE_ABOVE,
 			    "'none of the above' only tests recognising wrong answers and breaks "
 			    "when options are shuffled; write another plausible distractor");
 }
 
-int qb_rule_option_letter_reference(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_letter_reference(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	if (!q->shuffle)
 		return 0;
-	return flag_options(l, q, QB_PAT_LETTER_REF, 1, "option-letter-reference",
+	return flag_options(cx, q, QB_PAT_LETTER_REF, 1, QB_RULE_OPTION_LETTER_REFERENCE,
 			    "it refers to other options by letter, but the options are shuffled; "
 			    "name their content, or set shuffle=\"false\"");
 }

@@ -144,30 +144,30 @@ static int has_decimal_comma(const char *s)
 	return is_decimal(tmp);
 }
 
-static int shape_truefalse(struct qb_lint *l, const struct qb_question *q)
+static int shape_truefalse(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const char *id = qb_rule_qid(q);
 	int err = 0, seen[2] = { 0, 0 };
 	size_t i;
 
 	if (q->nanswers == 0)
-		err = qb_lint_report(l, "type-shape", q->line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->line,
 				     "truefalse question '%s' has no <answer>; add <answer>true</answer> "
 				     "or <answer>false</answer>", id);
 	else if (q->nanswers > 1)
-		err = qb_lint_report(l, "type-shape", q->answers[1].line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->answers[1].line,
 				     "truefalse question '%s' has %zu answers; it takes exactly one, "
 				     "true or false", id, q->nanswers);
 	if (!err && q->nanswers >= 1 && q->answers[0].value[0] &&
 	    strcmp(q->answers[0].value, "true") != 0 && strcmp(q->answers[0].value, "false") != 0)
-		err = qb_lint_report(l, "type-shape", q->answers[0].line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->answers[0].line,
 				     "truefalse question '%s' has the answer \"%s\"; write true or false "
 				     "(lower case)", id, q->answers[0].value);
 	for (i = 0; i < q->nside_rationales && !err; i++) {
 		int side = q->side_rationales[i].for_true;
 
 		if (seen[side]++)
-			err = qb_lint_report(l, "type-shape", q->side_rationales[i].line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->side_rationales[i].line,
 					     "truefalse question '%s' has a second <rationale for=\"%s\">; "
 					     "merge them, one rationale per side", id,
 					     side ? "true" : "false");
@@ -175,7 +175,7 @@ static int shape_truefalse(struct qb_lint *l, const struct qb_question *q)
 	return err;
 }
 
-static int shape_answers(struct qb_lint *l, const struct qb_question *q)
+static int shape_answers(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const char *id = qb_rule_qid(q);
 	size_t i;
@@ -185,7 +185,7 @@ static int shape_answers(struct qb_lint *l, const struct qb_question *q)
 		const struct qb_answer *a = &q->answers[i];
 
 		if (q->type != QB_Q_NUMERIC && (a->tolerance || a->unit)) {
-			err = qb_lint_report(l, "type-shape", a->line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, a->line,
 					     "%s question '%s' has an answer with %s; tolerance and unit "
 					     "belong to numeric questions", q->type_name, id,
 					     a->tolerance ? "a tolerance" : "a unit");
@@ -194,7 +194,7 @@ static int shape_answers(struct qb_lint *l, const struct qb_question *q)
 		if (q->type != QB_Q_NUMERIC)
 			continue;
 		if (a->value[0] && !is_decimal(a->value))
-			err = qb_lint_report(l, "type-shape", a->line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, a->line,
 					     has_decimal_comma(a->value)
 						     ? "numeric question '%s' has the answer \"%s\" with a decimal "
 						       "comma; write the number with a dot"
@@ -208,41 +208,41 @@ static int shape_answers(struct qb_lint *l, const struct qb_question *q)
 
 			if (n >= sizeof(tmp) || (memcpy(tmp, t, n), tmp[n] = '\0', !is_decimal(tmp)) ||
 			    tmp[0] == '-')
-				err = qb_lint_report(l, "type-shape", a->line,
+				err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, a->line,
 						     "numeric question '%s' has the tolerance \"%s\", which is "
 						     "not a number >= 0", id, a->tolerance);
 		}
 	}
 	if (!err && q->type == QB_Q_NUMERIC && q->nanswers == 0)
-		err = qb_lint_report(l, "type-shape", q->line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->line,
 				     "numeric question '%s' has no <answer>; add the number, e.g. "
 				     "<answer tolerance=\"0.5\">12.5</answer>", id);
 	if (!err && q->type == QB_Q_NUMERIC && q->nanswers > 1)
-		err = qb_lint_report(l, "type-shape", q->answers[1].line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->answers[1].line,
 				     "numeric question '%s' has %zu answers; it takes exactly one "
 				     "(widen its tolerance instead)", id, q->nanswers);
 	if (!err && q->type == QB_Q_SHORT && q->nanswers == 0)
-		err = qb_lint_report(l, "type-shape", q->line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->line,
 				     "short question '%s' has no <answer>; add at least one accepted "
 				     "answer", id);
 	return err;
 }
 
-static int shape_matching(struct qb_lint *l, const struct qb_question *q)
+static int shape_matching(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const char *id = qb_rule_qid(q);
 	size_t i;
 	int err = 0;
 
 	if (q->npairs < 2)
-		err = qb_lint_report(l, "type-shape", q->npairs ? q->pairs[0].line : q->line,
+		err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, q->npairs ? q->pairs[0].line : q->line,
 				     "matching question '%s' has %zu <pair>; it needs at least 2",
 				     id, q->npairs);
 	for (i = 0; i < q->npairs && !err; i++) {
 		const struct qb_pair *p = &q->pairs[i];
 
 		if (!p->premise || !p->response)
-			err = qb_lint_report(l, "type-shape", p->line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, p->line,
 					     "matching question '%s': pair %zu has no <%s>; a pair holds "
 					     "a premise and its response", id, i + 1,
 					     p->premise ? "response" : "premise");
@@ -253,7 +253,7 @@ static int shape_matching(struct qb_lint *l, const struct qb_question *q)
 /* Option ids must be unique in the question: an explicit id may collide
  * with another explicit id or with the letter another option gets by
  * default. Two default letters never collide. */
-static int shape_option_ids(struct qb_lint *l, const struct qb_question *q)
+static int shape_option_ids(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	size_t i, j;
 	int err = 0;
@@ -264,7 +264,7 @@ static int shape_option_ids(struct qb_lint *l, const struct qb_question *q)
 
 			if (!(a->explicit_id || b->explicit_id) || strcmp(a->id, b->id) != 0)
 				continue;
-			err = qb_lint_report(l, "type-shape", b->line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, b->line,
 					     "question '%s': option %zu has the id '%s', which option "
 					     "%zu already has%s; option ids must be unique in the question",
 					     qb_rule_qid(q), i + 1, b->id, j + 1,
@@ -275,7 +275,7 @@ static int shape_option_ids(struct qb_lint *l, const struct qb_question *q)
 	return err;
 }
 
-int qb_rule_type_shape(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_type_shape(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	size_t i;
 	int err = 0;
@@ -289,81 +289,81 @@ int qb_rule_type_shape(struct qb_lint *l, const struct qb_question *q)
 		if (n == 0 || (parts[i].types & T(q->type)))
 			continue;
 		if (parts[i].attribute)
-			err = qb_lint_report(l, "type-shape", line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, line,
 					     "%s question '%s' has the %s attribute, which applies to %s",
 					     q->type_name, qb_rule_qid(q), parts[i].what, parts[i].belongs);
 		else
-			err = qb_lint_report(l, "type-shape", line,
+			err = qb_rule_report(cx, QB_RULE_TYPE_SHAPE, line,
 					     "%s question '%s' has %zu %s element%s, which belong%s to %s",
 					     q->type_name, qb_rule_qid(q), n, parts[i].what,
 					     n == 1 ? "" : "s", n == 1 ? "s" : "", parts[i].belongs);
 	}
 	if (!err && q->type == QB_Q_TRUEFALSE)
-		err = shape_truefalse(l, q);
+		err = shape_truefalse(cx, q);
 	if (!err && (q->type == QB_Q_SHORT || q->type == QB_Q_NUMERIC || q->type == QB_Q_TRUEFALSE))
-		err = shape_answers(l, q);
+		err = shape_answers(cx, q);
 	if (!err && q->type == QB_Q_MATCHING)
-		err = shape_matching(l, q);
+		err = shape_matching(cx, q);
 	if (!err && qb_qtype_is_choice(q->type))
-		err = shape_option_ids(l, q);
+		err = shape_option_ids(cx, q);
 	return err;
 }
 
 /* ---- text-empty ------------------------------------------------------- */
 
-int qb_rule_text_empty(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_text_empty(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const char *id = qb_rule_qid(q);
 	size_t i;
 	int err = 0;
 
 	if (q->stem && qb_text_is_blank(q->stem))
-		err = qb_lint_report(l, "text-empty", q->stem_line,
+		err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, q->stem_line,
 				     "question '%s' has an empty stem; write the question the candidate "
 				     "answers", id);
 	for (i = 0; i < q->noptions && !err; i++)
 		if (q->options[i].text && qb_text_is_blank(q->options[i].text))
-			err = qb_lint_report(l, "text-empty", q->options[i].text_line,
+			err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, q->options[i].text_line,
 					     "question '%s': option %s has an empty text", id,
 					     q->options[i].id);
 	for (i = 0; i < q->nanswers && !err; i++)
 		if (q->answers[i].value[0] == '\0')
-			err = qb_lint_report(l, "text-empty", q->answers[i].line,
+			err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, q->answers[i].line,
 					     "question '%s': answer %zu is empty", id, i + 1);
 	for (i = 0; i < q->npairs && !err; i++) {
 		const struct qb_pair *p = &q->pairs[i];
 
 		if (p->premise && qb_text_is_blank(p->premise))
-			err = qb_lint_report(l, "text-empty", qb_rule_node_line(p->premise),
+			err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, qb_rule_node_line(p->premise),
 					     "question '%s': the premise of pair %zu is empty", id, i + 1);
 		if (!err && p->response && qb_text_is_blank(p->response))
-			err = qb_lint_report(l, "text-empty", qb_rule_node_line(p->response),
+			err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, qb_rule_node_line(p->response),
 					     "question '%s': the response of pair %zu is empty", id, i + 1);
 	}
 	for (i = 0; i < q->ndistractors && !err; i++)
 		if (qb_text_is_blank(q->distractors[i].node))
-			err = qb_lint_report(l, "text-empty", q->distractors[i].line,
+			err = qb_rule_report(cx, QB_RULE_TEXT_EMPTY, q->distractors[i].line,
 					     "question '%s': distractor %zu is empty", id, i + 1);
 	return err;
 }
 
 /* ---- option-count ----------------------------------------------------- */
 
-int qb_rule_option_count(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_option_count(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	if (!qb_qtype_is_choice(q->type))
 		return 0;
 	if (q->noptions < 2)
-		return qb_lint_report_min(l, "option-count", QB_SEV_ERROR, q->line,
+		return qb_rule_report_min(cx, QB_RULE_OPTION_COUNT, QB_SEV_ERROR, q->line,
 					  "question '%s' has %zu option%s; a choice question needs at "
 					  "least 2 (3 to 6 are recommended)", qb_rule_qid(q),
 					  q->noptions, q->noptions == 1 ? "" : "s");
 	if (q->noptions < 3)
-		return qb_lint_report(l, "option-count", q->line,
+		return qb_rule_report(cx, QB_RULE_OPTION_COUNT, q->line,
 				      "question '%s' has only 2 options; add a plausible distractor "
 				      "(3 to 6 options), or make it a truefalse question", qb_rule_qid(q));
 	if (q->noptions > 6)
-		return qb_lint_report(l, "option-count", q->line,
+		return qb_rule_report(cx, QB_RULE_OPTION_COUNT, q->line,
 				      "question '%s' has %zu options; more than 6 add reading time "
 				      "without improving the item (3 to 6 are recommended)",
 				      qb_rule_qid(q), q->noptions);

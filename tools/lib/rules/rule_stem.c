@@ -120,9 +120,9 @@ static int needs_emphasis(const char *s, const char *f, size_t len, size_t a, si
 	return 1;
 }
 
-int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_question *q)
+int qb_rule_stem_negative_unemphasized(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
-	struct qb_buf *t = &l->scratch, *f = &l->scratch2;
+	struct qb_buf *t = &cx->scratch, *f = &cx->scratch2;
 	const struct qb_qcache *c;
 	size_t i, s = 0, lead_s = 0, lead_e = 0, m[4], start;
 	int err, rc, asks = 0;
@@ -131,10 +131,10 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 	if (!q->stem)
 		return 0;
 	/* most stems hold no negative at all: look before walking the markup */
-	err = qb_rule_qcache(l, q, &c);
+	err = qb_rule_qcache(cx, q, &c);
 	if (err || !qb_rule_may_match(QB_PAT_NEGATIVE, c->stem_words))
 		return err;
-	rc = qb_rule_match(l, QB_PAT_NEGATIVE, QB_QC_STR(c, c->stem_plain), c->stem_plain_len,
+	rc = qb_rule_match(cx, QB_PAT_NEGATIVE, QB_QC_STR(c, c->stem_plain), c->stem_plain_len,
 			   c->stem_words_at, m);
 	if (rc <= 0)
 		return rc;
@@ -147,7 +147,7 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 		err = qb_buf_grow(f, 0);
 	if (err)
 		return err;
-	qb_rule_scratch_ready(l);
+	qb_rule_scratch_ready(cx);
 	/* The lead-in is the question the stem asks: its last sentence that ends
 	 * with a question mark, or else its last sentence, never counting an
 	 * instruction such as "Select two." (so a trailing hint or note is not
@@ -162,7 +162,7 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 		if (!end)
 			continue;
 		if (!blank_range(t->ptr, s, e)) {
-			rc = qb_rule_match(l, QB_PAT_INSTRUCTION, t->ptr + s, e - s, 0, m);
+			rc = qb_rule_match(cx, QB_PAT_INSTRUCTION, t->ptr + s, e - s, 0, m);
 			if (rc < 0)
 				return rc;
 			if (rc == 0 && !asks) {
@@ -180,7 +180,7 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 			s = i + 1;
 	}
 	for (start = lead_s; start < lead_e; start = m[1] > start ? m[1] : start + 1) {
-		rc = qb_rule_match(l, QB_PAT_NEGATIVE, t->ptr, lead_e, start, m);
+		rc = qb_rule_match(cx, QB_PAT_NEGATIVE, t->ptr, lead_e, start, m);
 		if (rc <= 0)
 			return rc;
 		if (!needs_emphasis(t->ptr, f->ptr, lead_e, m[0], m[1]))
@@ -191,7 +191,7 @@ int qb_rule_stem_negative_unemphasized(struct qb_lint *l, const struct qb_questi
 			word[i - m[0]] = t->ptr[i] >= 'a' && t->ptr[i] <= 'z'
 					 ? (char)(t->ptr[i] - 'a' + 'A') : t->ptr[i];
 		word[m[1] - m[0]] = '\0';
-		return qb_lint_report(l, "stem-negative-unemphasized", q->stem_line,
+		return qb_rule_report(cx, QB_RULE_STEM_NEGATIVE_UNEMPHASIZED, q->stem_line,
 				      "question '%s': \"%.*s\" in the stem's lead-in is neither upper case "
 				      "nor emphasised; write %s or <em>%.*s</em> so that candidates do not "
 				      "miss it", qb_rule_qid(q), (int)(m[1] - m[0]), t->ptr + m[0], word,
