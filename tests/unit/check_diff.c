@@ -8,6 +8,7 @@
 #include "../../tools/lib/core/buf.h"
 #include "../../tools/lib/diff_words.h"
 #include "../../tools/lib/reader.h"
+#include "../../tools/lib/rules.h"
 
 /* The word diff in git's plain notation. */
 static void render(struct qb_buf *b, const char *old_text, const char *new_text)
@@ -68,11 +69,11 @@ START_TEST(words_diff_bounded)
 }
 END_TEST
 
-static void count_diag(void *ctx, const char *file, unsigned long line, const char *rule,
+static void count_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
 		       const char *question, const char *message)
 {
 	(void)file; (void)line; (void)question; (void)message;
-	qb_buf_printf(ctx, "%s;", rule);
+	qb_buf_printf(ctx, "%s;", qb_rules[rule].id);
 }
 
 /* Reads FILE from disk or from memory: ids, lines and findings. */

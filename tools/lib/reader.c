@@ -101,8 +101,7 @@ struct qb_reader {
 	struct slot *slots;        /* questions handed out; see qb_reader_release */
 	size_t nslots;
 
-	const char *mem;           /* qb_reader_open_memory: the bank's bytes, or NULL */
-	size_t memlen;
+	const char *mem;           /* qb_reader_open_memory: the bank's size bytes, or NULL */
 };
 
 /* ---- arena ---------------------------------------------------------- */
@@ -505,7 +504,7 @@ static int probe_prolog(struct qb_reader *r)
 	size_t n;
 	int refused = 0;
 
-	f = r->mem ? fmemopen((void *)r->mem, r->memlen, "rb") : fopen(r->path, "rb");
+	f = r->mem ? fmemopen((void *)r->mem, (size_t)r->size, "rb") : fopen(r->path, "rb");
 	if (!f)
 		return QB_EIO;
 	n = fread(buf, 1, sizeof(buf), f);
@@ -560,44 +559,6 @@ static int probe_prolog(struct qb_reader *r)
 
 /* ---- open / free ---------------------------------------------------- */
 
-static int open_source(struct qb_reader **out, const char *path, const char *mem,
-		       size_t size, const struct qb_reader_opts *opts, struct qb_error *err);
-
-int qb_reader_open_memory(struct qb_reader **out, const char *name, const char *data,
-			  size_t len, const struct qb_reader_opts *opts, struct qb_error *err)
-{
-	*out = NULL;
-	if (len > INT_MAX) {   /* libxml2 takes the size as an int */
-		qb_error_set(err, QB_EIO, "%s: too large to read from memory (%zu bytes)", name, len);
-		return QB_EIO;
-	}
-	return open_source(out, name, len ? data : "", len, opts, err);
-}
-
-int qb_reader_open(struct qb_reader **out, const char *path,
-		   const struct qb_reader_opts *opts, struct qb_error *err)
-{
-	struct stat st;
-	FILE *probe;
-
-	*out = NULL;
-	if (stat(path, &st) != 0) {
-		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
-		return QB_EIO;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		qb_error_set(err, QB_EIO, "%s: not a regular file; give a bank file or a directory of them", path);
-		return QB_EIO;
-	}
-	probe = fopen(path, "rb");
-	if (!probe) {
-		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
-		return QB_EIO;
-	}
-	(void)fclose(probe);   /* opened only to test readability */
-	return open_source(out, path, NULL, (size_t)st.st_size, opts, err);
-}
-
 /* Reads the bank from MEM[0..size) when MEM is not NULL, else from the
  * file PATH (checked to be a readable regular file of SIZE bytes). */
 static int open_source(struct qb_reader **out, const char *path, const char *mem,
@@ -613,7 +574,6 @@ static int open_source(struct qb_reader **out, const char *path, const char *mem
 	r->opts = *opts;
 	r->size = (unsigned long long)size;
 	r->mem = mem;
-	r->memlen = size;
 	r->keep = xmlNewDoc(BAD_CAST "1.0");
 	if (!r->path || !r->keep)
 		goto nomem;
@@ -668,6 +628,41 @@ static int open_source(struct qb_reader **out, const char *path, const char *mem
 nomem:
 	qb_reader_free(r);
 	return QB_ENOMEM;
+}
+
+int qb_reader_open(struct qb_reader **out, const char *path,
+		   const struct qb_reader_opts *opts, struct qb_error *err)
+{
+	struct stat st;
+	FILE *probe;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		qb_error_set(err, QB_EIO, "%s: not a regular file; give a bank file or a directory of them", path);
+		return QB_EIO;
+	}
+	probe = fopen(path, "rb");
+	if (!probe) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	(void)fclose(probe);   /* opened only to test readability */
+	return open_source(out, path, NULL, (size_t)st.st_size, opts, err);
+}
+
+int qb_reader_open_memory(struct qb_reader **out, const char *name, const char *data,
+			  size_t len, const struct qb_reader_opts *opts, struct qb_error *err)
+{
+	*out = NULL;
+	if (len > INT_MAX) {   /* libxml2 takes the size as an int */
+		qb_error_set(err, QB_EIO, "%s: too large to read from memory (%zu bytes)", name, len);
+		return QB_EIO;
+	}
+	return open_source(out, name, len ? data : "", len, opts, err);
 }
 
 static void clear_pragmas(struct qbufs *b)
