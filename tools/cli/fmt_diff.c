@@ -62,7 +62,19 @@ int fmt_diff_space(const struct qb_word_seg *w, size_t i)
 	return !(w[i].op == QB_WORD_INS && i > 0 && w[i - 1].op == QB_WORD_DEL && w[i - 1].space);
 }
 
-void fmt_diff_short_hash(char *buf, size_t cap, const char *hash)
+void fmt_diff_values(const char **old, const char **new, char buf_old[FMT_DIFF_VALUE_CAP],
+		     char buf_new[FMT_DIFF_VALUE_CAP], const struct qb_diff_change *c)
 {
-	snprintf(buf, cap, "%.12s", hash);
+	*old = c->old_text;
+	*new = c->new_text;
+	if (c->part != QB_DIFF_IMAGE)
+		return;
+	if (*old) {
+		snprintf(buf_old, FMT_DIFF_VALUE_CAP, "%.12s", *old);
+		*old = buf_old;
+	}
+	if (*new) {
+		snprintf(buf_new, FMT_DIFF_VALUE_CAP, "%.12s", *new);
+		*new = buf_new;
+	}
 }

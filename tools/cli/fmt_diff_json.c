@@ -7,19 +7,6 @@
 #include "fmt_diff.h"
 #include "json_writer.h"
 
-static void coverage(struct cli_json *j, const char *name, size_t covered, size_t total)
-{
-	cli_json_key(j, name);
-	cli_json_begin_object(j);
-	cli_json_key(j, "covered");
-	cli_json_uint(j, covered);
-	cli_json_key(j, "total");
-	cli_json_uint(j, total);
-	cli_json_key(j, "percent");
-	cli_json_number2(j, total ? 100.0 * (double)covered / (double)total : 100.0);
-	cli_json_end_object(j);
-}
-
 static void side(struct cli_json *j, const char *key, const struct qb_diff_side_info *s,
 		 int linted)
 {
@@ -36,8 +23,10 @@ static void side(struct cli_json *j, const char *key, const struct qb_diff_side_
 	if (linted) {
 		cli_json_key(j, "coverage");
 		cli_json_begin_object(j);
-		coverage(j, "explanations", s->stats.explained, s->stats.explainable);
-		coverage(j, "rationales", s->stats.rationales, s->stats.rationalizable);
+		fmt_json_coverage(j, "explanations", "covered", s->stats.explained,
+				  s->stats.explainable);
+		fmt_json_coverage(j, "rationales", "covered", s->stats.rationales,
+				  s->stats.rationalizable);
 		cli_json_end_object(j);
 	}
 	cli_json_end_object(j);

@@ -77,17 +77,10 @@ static void words(FILE *f, const struct qb_diff_change *c)
 
 static void value(FILE *f, const struct qb_diff_change *c)
 {
-	char a[16], b[16];
-	const char *x = c->old_text, *y = c->new_text;
+	char a[FMT_DIFF_VALUE_CAP], b[FMT_DIFF_VALUE_CAP];
+	const char *x, *y;
 
-	if (c->part == QB_DIFF_IMAGE) {
-		if (x)
-			fmt_diff_short_hash(a, sizeof(a), x);
-		if (y)
-			fmt_diff_short_hash(b, sizeof(b), y);
-		x = x ? a : NULL;
-		y = y ? b : NULL;
-	}
+	fmt_diff_values(&x, &y, a, b, c);
 	if (c->nwords) {
 		words(f, c);
 	} else if (x && y) {
@@ -215,11 +208,6 @@ static void entry(FILE *f, const struct qb_diff_entry *e)
 	fputs("\n</details>\n", f);
 }
 
-static double pct(size_t a, size_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 100.0;
-}
-
 static void finding(FILE *f, const char *what, const struct qb_diag *d)
 {
 	fprintf(f, "| %s | `%s", what, d->file[0] ? d->file : "qbank");
@@ -245,7 +233,7 @@ int fmt_diff_markdown(FILE *f, const struct qb_diff_report *r, int color)
 	if (!qb_diff_differs(r))
 		fputs("no difference.\n", f);
 	else
-		fprintf(f, "%zu %s differ.\n", r->nentries, r->nentries == 1 ? "question" : "questions");
+		fprintf(f, "%zu %s differ.\n", r->nentries, fmt_plural(r->nentries, "question", "questions"));
 	fprintf(f, "\n| | questions |\n|---|---:|\n| added | %zu |\n| removed | %zu |\n"
 		"| renamed | %zu |\n| moved | %zu |\n| changed | %zu |\n"
 		"| **key changed** | **%zu** |\n| unchanged | %zu |\n",
@@ -273,12 +261,12 @@ int fmt_diff_markdown(FILE *f, const struct qb_diff_report *r, int color)
 			"| explanations | %zu/%zu (%.0f%%) | %zu/%zu (%.0f%%) |\n"
 			"| rationales | %zu/%zu (%.0f%%) | %zu/%zu (%.0f%%) |\n",
 			a->questions, b->questions,
-			a->explained, a->explainable, pct(a->explained, a->explainable),
-			b->explained, b->explainable, pct(b->explained, b->explainable),
-			a->rationales, a->rationalizable, pct(a->rationales, a->rationalizable),
-			b->rationales, b->rationalizable, pct(b->rationales, b->rationalizable));
+			a->explained, a->explainable, fmt_pct(a->explained, a->explainable),
+			b->explained, b->explainable, fmt_pct(b->explained, b->explainable),
+			a->rationales, a->rationalizable, fmt_pct(a->rationales, a->rationalizable),
+			b->rationales, b->rationalizable, fmt_pct(b->rationales, b->rationalizable));
 		fprintf(f, "\nLint: %zu %s introduced, %zu fixed.\n", r->nintroduced,
-			r->nintroduced == 1 ? "finding" : "findings", r->nfixed);
+			fmt_plural(r->nintroduced, "finding", "findings"), r->nfixed);
 		if (r->nintroduced || r->nfixed) {
 			fputs("\n| | where | severity | finding | rule |\n|---|---|---|---|---|\n", f);
 			for (i = 0; i < r->nintroduced; i++)

@@ -47,17 +47,10 @@ static void words(const struct out *o, const struct qb_diff_change *c)
 
 static void value(const struct out *o, const struct qb_diff_change *c)
 {
-	char a[16], b[16];
-	const char *x = c->old_text, *y = c->new_text;
+	char a[FMT_DIFF_VALUE_CAP], b[FMT_DIFF_VALUE_CAP];
+	const char *x, *y;
 
-	if (c->part == QB_DIFF_IMAGE) {
-		if (x)
-			fmt_diff_short_hash(a, sizeof(a), x);
-		if (y)
-			fmt_diff_short_hash(b, sizeof(b), y);
-		x = x ? a : NULL;
-		y = y ? b : NULL;
-	}
+	fmt_diff_values(&x, &y, a, b, c);
 	if (c->nwords) {
 		words(o, c);
 	} else if (x && y) {
@@ -170,11 +163,6 @@ static void entry(const struct out *o, const struct qb_diff_entry *e)
 	}
 }
 
-static double pct(size_t a, size_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 100.0;
-}
-
 static void finding(const struct out *o, const char *what, const struct qb_diag *d)
 {
 	fprintf(o->f, "  %s %s", what, d->file[0] ? d->file : "qbank");
@@ -192,8 +180,8 @@ int fmt_diff_text(FILE *f, const struct qb_diff_report *r, int color)
 	int any = 0;
 
 	fprintf(f, "old: %s (%zu %s)\nnew: %s (%zu %s)\n", r->old_side.name, a->questions,
-		a->questions == 1 ? "question" : "questions", r->new_side.name, b->questions,
-		b->questions == 1 ? "question" : "questions");
+		fmt_plural(a->questions, "question", "questions"), r->new_side.name, b->questions,
+		fmt_plural(b->questions, "question", "questions"));
 	if (n[QB_DIFF_N_KEY]) {
 		fputc('\n', f);
 		paint(&o, LOUD, "Key changed:");
@@ -213,12 +201,12 @@ int fmt_diff_text(FILE *f, const struct qb_diff_report *r, int color)
 	if (r->linted) {
 		fprintf(f, "Coverage: explanations %zu/%zu (%.0f%%) -> %zu/%zu (%.0f%%), "
 			"rationales %zu/%zu (%.0f%%) -> %zu/%zu (%.0f%%)\n",
-			a->explained, a->explainable, pct(a->explained, a->explainable),
-			b->explained, b->explainable, pct(b->explained, b->explainable),
-			a->rationales, a->rationalizable, pct(a->rationales, a->rationalizable),
-			b->rationales, b->rationalizable, pct(b->rationales, b->rationalizable));
+			a->explained, a->explainable, fmt_pct(a->explained, a->explainable),
+			b->explained, b->explainable, fmt_pct(b->explained, b->explainable),
+			a->rationales, a->rationalizable, fmt_pct(a->rationales, a->rationalizable),
+			b->rationales, b->rationalizable, fmt_pct(b->rationales, b->rationalizable));
 		fprintf(f, "Lint: %zu %s introduced, %zu fixed\n", r->nintroduced,
-			r->nintroduced == 1 ? "finding" : "findings", r->nfixed);
+			fmt_plural(r->nintroduced, "finding", "findings"), r->nfixed);
 		for (i = 0; i < r->nintroduced; i++)
 			finding(&o, "introduced:", r->introduced[i]);
 		for (i = 0; i < r->nfixed; i++)
