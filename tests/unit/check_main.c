@@ -15,6 +15,7 @@ static Suite *(*const suites[])(void) = {
 	suite_rules,
 	suite_stats,
 	suite_tables,
+	suite_tempfile,
 	suite_text,
 };
 

@@ -15,6 +15,7 @@ Suite *suite_reader(void);
 Suite *suite_rules(void);
 Suite *suite_stats(void);
 Suite *suite_tables(void);
+Suite *suite_tempfile(void);
 Suite *suite_text(void);
 
 #endif

@@ -1,8 +1,10 @@
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <libxml/parser.h>
 
+#include "../lib/tempfile.h"
 #include "cli.h"
 
 static void quiet_libxml2(void *ctx, const char *msg, ...)
@@ -26,6 +28,12 @@ int main(int argc, char **argv)
 	if (!c)
 		return cli_usage_error(NULL, argv[i][0] == '-' ? qb_top_opts.unknown : "unknown command '%s'",
 				       argv[i]);
+	/* from here on, temporary files go with the run however it ends (an
+	 * interrupt, a closed pipe, exit); before any thread starts */
+	if (qb_tempfile_catch_signals()) {
+		cli_error("cannot install the signal handlers: %s", strerror(errno));
+		return QB_EXIT_USAGE;
+	}
 	LIBXML_TEST_VERSION
 	/* libxml2 also prints its writers' I/O errors ("I/O error : No space
 	 * left on device") on stderr; the library reports every failure as an

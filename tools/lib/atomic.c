@@ -4,12 +4,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "tempfile.h"
 
 /* A temporary file is written straight to its descriptor (a stream of our
  * own with a 1 MB buffer), and every WRITEBACK bytes the kernel is asked to
@@ -27,7 +29,8 @@ struct qb_atomic {
 	int werr;        /* errno of the first failed write, 0 when none */
 	char *buf;       /* the stream's buffer */
 	char *path;      /* target, NULL for standard output */
-	char *tmp;       /* temporary file, NULL for standard output */
+	struct qb_tempfile *tmp;   /* the temporary file (its entry in the registry,
+				    * tempfile.h), NULL for standard output */
 	char *device;    /* target that is not a regular file (/dev/null, a FIFO): spooled */
 };
 
@@ -76,7 +79,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	struct qb_atomic *a;
 	struct qb_buf t = QB_BUF_INIT;
 	const char *slash;
-	int fd;
+	int fd, rc;
 
 	*out = NULL;
 	a = calloc(1, sizeof(*a));
@@ -126,16 +129,17 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 		free(a);
 		return QB_ENOMEM;
 	}
-	fd = mkstemp(t.ptr);
-	if (fd < 0) {
-		qb_error_set(err, QB_EIO, "%s: cannot create a file in its folder (%s); "
-			     "check that the folder exists and is writable", path, strerror(errno));
-		qb_buf_dispose(&t);
+	/* registered, so that an interrupted run removes it */
+	rc = qb_tempfile_create(&a->tmp, &fd, t.ptr);
+	qb_buf_dispose(&t);
+	if (rc) {
+		if (rc == QB_EIO)
+			qb_error_set(err, QB_EIO, "%s: cannot create a file in its folder (%s); "
+				     "check that the folder exists and is writable", path, strerror(errno));
 		free(a->path);
 		free(a);
-		return QB_EIO;
+		return rc;
 	}
-	a->tmp = qb_buf_detach(&t);
 	a->fd = fd;
 	a->f = fopencookie(a, "wb", stream_io);
 	/* without the big buffer the stream still works, in 4 KB writes */
@@ -146,8 +150,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	}
 	if (!a->f) {
 		close(fd);
-		unlink(a->tmp);
-		free(a->tmp);
+		qb_tempfile_delete(a->tmp);
 		free(a->path);
 		free(a);
 		return QB_EIO;
@@ -175,7 +178,6 @@ static void dispose(struct qb_atomic *a)
 {
 	free(a->buf);        /* after fclose: the stream's buffer */
 	free(a->device);
-	free(a->tmp);
 	free(a->path);
 	free(a);
 }
@@ -220,18 +222,15 @@ static int copy_to_device(FILE *f, const char *path, struct qb_error *err)
 	return rc;
 }
 
-int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
+/* Flushes, syncs and closes the temporary file, every result checked, so
+ * that only the rename is left; once (a->f is then NULL). */
+static int finish(struct qb_atomic *a, struct qb_error *err)
 {
 	mode_t mask;
 	int rc = 0;
 
-	if (!a->path) {
-		rc = a->device ? copy_to_device(a->f, a->device, err)
-			       : copy_out(a->f, stdout, "standard output", err);
-		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
-		dispose(a);
-		return rc;
-	}
+	if (!a->path || !a->f)
+		return 0;
 	/* the temporary file is 0600; give the output the usual permissions */
 	mask = umask(0);
 	umask(mask);
@@ -245,13 +244,66 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 		rc = QB_EIO;
 	}
 	a->f = NULL;
-	if (!rc && rename(a->tmp, a->path) != 0) {
+	return rc;
+}
+
+int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
+{
+	int rc;
+
+	if (!a->path) {
+		rc = a->device ? copy_to_device(a->f, a->device, err)
+			       : copy_out(a->f, stdout, "standard output", err);
+		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
+		dispose(a);
+		return rc;
+	}
+	rc = finish(a, err);
+	/* the rename replaces a symbolic link at the target rather than the
+	 * file it points to (qbank.1 "OUTPUT FILES") */
+	if (!rc && qb_tempfile_rename(a->tmp, a->path) != 0) {
 		qb_error_set(err, QB_EIO, "%s: cannot replace the file: %s", a->path, strerror(errno));
 		rc = QB_EIO;
 	}
 	if (rc)
-		unlink(a->tmp);
+		qb_tempfile_delete(a->tmp);
 	dispose(a);
+	return rc;
+}
+
+int qb_atomic_commit_all(struct qb_atomic **v, size_t n, struct qb_error *err)
+{
+	sigset_t held;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++)
+		if (v[i])
+			rc = finish(v[i], err);
+	/* the renames only, with the signal handler held off (an fsync can
+	 * take long, a rename does not) */
+	qb_tempfile_hold(&held);
+	for (i = 0; i < n; i++) {
+		if (!v[i] || !v[i]->path)
+			continue;
+		if (!rc)
+			rc = qb_atomic_commit(v[i], err);
+		else
+			qb_atomic_abort(v[i]);
+		v[i] = NULL;
+	}
+	qb_tempfile_release(&held);
+	/* spooled outputs are copied out afterwards: a slow reader of a pipe
+	 * must not hold off an interrupt */
+	for (i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		if (!rc)
+			rc = qb_atomic_commit(v[i], err);
+		else
+			qb_atomic_abort(v[i]);
+		v[i] = NULL;
+	}
 	return rc;
 }
 
@@ -261,7 +313,6 @@ void qb_atomic_abort(struct qb_atomic *a)
 		return;
 	if (a->f)
 		(void)fclose(a->f);   /* discarded anyway */
-	if (a->tmp)
-		unlink(a->tmp);
+	qb_tempfile_delete(a->tmp);   /* NULL for standard output */
 	dispose(a);
 }

@@ -2,11 +2,13 @@
  * target's folder and renamed over the target only when complete, so a
  * failed export never leaves a partial file and an older output survives.
  * With no path, the bytes are spooled and copied to standard output on
- * commit (nothing is printed when the export fails).
+ * commit (nothing is printed when the export fails). The temporary file is
+ * registered (tempfile.h), so that an interrupted run removes it too.
  * Ownership: qb_atomic_commit and qb_atomic_abort both free the writer. */
 #ifndef QB_ATOMIC_H
 #define QB_ATOMIC_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -21,6 +23,12 @@ const char *qb_atomic_path(const struct qb_atomic *a);   /* target, or "-" */
 int qb_atomic_write_error(const struct qb_atomic *a);
 /* Flushes, syncs and closes (every result checked), then renames into place. */
 int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err);
+/* Commits the N writers of V (NULL entries are skipped) as one: every file
+ * is completed first, and only when all of them are do the renames
+ * follow, with the signal handler held off until the last (tempfile.h),
+ * so that neither a failed write nor an interrupt leaves some outputs new
+ * and others old. Frees every writer and sets V's entries to NULL. */
+int qb_atomic_commit_all(struct qb_atomic **v, size_t n, struct qb_error *err);
 /* Closes and removes the temporary file; accepts NULL. */
 void qb_atomic_abort(struct qb_atomic *a);
 

@@ -536,16 +536,21 @@ int qb_md_commit(void *state, struct qb_error *err)
 		state_free(st, 1);
 		return rc;
 	}
-	/* every file is complete: move them into place */
-	for (i = 0; i < st->nout && !rc; i++) {
-		rc = qb_atomic_commit(st->out[i].a, err);
-		st->out[i].a = NULL;
-	}
-	if (!rc && st->keyfile) {
-		rc = qb_atomic_commit(st->keyfile, err);
+	/* every file is written: move them into place as one, so that the
+	 * forms and their key are all new or all old (atomic.h) */
+	{
+		struct qb_atomic *all[MAX_FORMS + 1];
+		int n = 0;
+
+		for (i = 0; i < st->nout; i++) {
+			all[n++] = st->out[i].a;
+			st->out[i].a = NULL;
+		}
+		all[n++] = st->keyfile;
 		st->keyfile = NULL;
+		rc = qb_atomic_commit_all(all, (size_t)n, err);
 	}
-	state_free(st, 1);     /* aborts whatever a failed commit left */
+	state_free(st, 1);
 	return rc;
 }
 
