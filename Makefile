@@ -3,6 +3,7 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test TSAN=1       the same under ThreadSanitizer (the reader and QTI zip threads)
 #   make test TESTS=cli    only the cases and suites below tests/cli (tests/README.md)
 #   make test-update  rewrite the expected files of the cases from their output
 #   make install      set up the build job only (no TeX), install qbank and its man page
@@ -19,6 +20,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WERROR  ?= -Werror
 SANITIZE ?=
+TSAN    ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -30,6 +32,15 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # stack traces for UBSan; the caller's own settings win
 export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+else ifeq ($(TSAN),1)
+BUILD   ?= build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+# a data race fails the run (its report goes to standard error, which the
+# cli cases compare too); the caller's own settings win
+export TSAN_OPTIONS ?= halt_on_error=1:exitcode=66:second_deadlock_stack=1
+# code under ThreadSanitizer runs 5-15 times slower: Check's per-test
+# timeouts grow to match
+export CK_TIMEOUT_MULTIPLIER ?= 10
 else
 BUILD   ?= build
 SANFLAGS :=
@@ -42,7 +53,7 @@ PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive libgit2
 # questions than glibc's allocator (measured A/B: README.md at b7f7d43). Not
 # with the sanitizers, which bring their own allocator; ALLOC_LIBS= turns
 # it off (e.g. for a ThreadSanitizer build).
-ifeq ($(SANITIZE),1)
+ifneq ($(filter 1,$(SANITIZE) $(TSAN)),)
 ALLOC_LIBS ?=
 else
 ALLOC_LIBS ?= -ljemalloc
@@ -93,10 +104,16 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
+	tools/lib/import.c \
+	tools/lib/importers/aiken.c \
+	tools/lib/importers/gift.c \
+	tools/lib/importers/importers.c \
+	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
 	tools/lib/paths.c \
+	tools/lib/pipeline.c \
 	tools/lib/reader.c \
 	tools/lib/richtext.c \
 	tools/lib/rules.c \
@@ -121,6 +138,7 @@ CLI_SRCS := \
 	tools/cli/cli_common.c \
 	tools/cli/cmd_diff.c \
 	tools/cli/cmd_export.c \
+	tools/cli/cmd_import.c \
 	tools/cli/cmd_lint.c \
 	tools/cli/cmd_new.c \
 	tools/cli/cmd_rules.c \

@@ -10,6 +10,10 @@
 #              and what its PDF tests need, so that none of them is skipped
 #   hardening  make fuzz, check-static and valgrind: clang, cppcheck, valgrind
 #   --check    install nothing: list what is missing and exit 1, or exit 0
+# The test job also puts Microsoft's SARIF Multitool (an npm package, a
+# self-contained binary; pinned below) into $QBANK_TOOLS (default
+# build/tools) for the SARIF validation case; without npm or the network
+# it says so and that case is skipped.
 # Without a JOB: build print test. The Makefile's targets ask for their own
 # jobs (make: build print; make build, make install: build; make test:
 # build test).
@@ -97,6 +101,35 @@ for job in $jobs; do
 done
 # shellcheck disable=SC2086
 wanted=$(printf '%s\n' $wanted | sort -u)
+
+# npm_tools: the test job's tools from the npm registry, into $TOOLS_DIR.
+# Never fatal: the case that needs one prints SKIP when it is absent.
+SARIF_MULTITOOL_PKG="@microsoft/sarif-multitool-linux@5.7.0"
+TOOLS_DIR=${QBANK_TOOLS:-build/tools}
+SARIF_MULTITOOL="$TOOLS_DIR/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+npm_tools() {
+	[ -e "$SARIF_MULTITOOL" ] && return 0
+	if [ $check_only -eq 1 ]; then
+		echo "missing npm package: $SARIF_MULTITOOL_PKG (into $TOOLS_DIR)"
+		return 0
+	fi
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "qbank set-up: npm not found: the SARIF Multitool check will be skipped" >&2
+		return 0
+	fi
+	echo "qbank set-up: installing $SARIF_MULTITOOL_PKG into $TOOLS_DIR" >&2
+	mkdir -p "$TOOLS_DIR"
+	# --ignore-scripts: its one install script is a chmod, done here
+	if npm install --prefix "$TOOLS_DIR" --no-save --no-audit --no-fund --ignore-scripts \
+		"$SARIF_MULTITOOL_PKG" >/dev/null 2>&1; then
+		chmod u+x "$SARIF_MULTITOOL"
+	else
+		echo "qbank set-up: npm could not install $SARIF_MULTITOOL_PKG: the SARIF Multitool check will be skipped" >&2
+	fi
+}
+case " $jobs " in
+*" test "*) npm_tools ;;
+esac
 
 # One dpkg-query for all of them: it prints the packages dpkg knows (and
 # complains on stderr about the others, which are missing too).

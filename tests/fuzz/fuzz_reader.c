@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (qb_lint_new(&l, cfg, &err) != 0)
 		abort();
 	{
-		struct qb_reader_opts ro = { schema, 0, qb_lint_reader_diag, l, 1 };
+		struct qb_reader_opts ro = { schema, 0, qb_lint_reader_diag, l };
 
 		if (qb_reader_open(&r, fuzz_bank, &ro, &err) == 0) {
 			rc = qb_lint_file_begin(l, fuzz_bank, 0);

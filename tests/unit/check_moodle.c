@@ -99,7 +99,7 @@ static int export_lint(const char *const *args, size_t nargs, const char *out,
 static int export_direct(const char *file, const char *out, struct qb_error *err)
 {
 	struct qb_export_opts o;
-	struct qb_reader_opts ro = { NULL, 0, NULL, NULL, 1 };
+	struct qb_reader_opts ro = { NULL, 0, NULL, NULL };
 	struct qb_reader *r = NULL;
 	const struct qb_question *q;
 	void *st = NULL;
@@ -112,9 +112,9 @@ static int export_direct(const char *file, const char *out, struct qb_error *err
 		return rc;
 	rc = qb_reader_open(&r, file, &ro, err);
 	while (!rc && (rc = qb_reader_next(r, &q)) == 1) {
-		rc = sent++ ? 0 : qb_moodle_bank(st, qb_reader_bank(r));
+		rc = sent++ ? 0 : qb_moodle_bank(st, qb_reader_bank(r), err);
 		if (!rc)
-			rc = qb_moodle_question(st, q);
+			rc = qb_moodle_question(st, q, err);
 	}
 	qb_reader_free(r);
 	if (rc) {
@@ -592,7 +592,7 @@ static void round_trip(const char *bank)
 	ck_assert_int_eq(qb_paths_expand(&paths, &bank, 1, &err), 0);
 	ck_assert_int_eq(qb_schema_load(&schema, &err), 0);
 	for (f = 0; f < paths.n; f++) {
-		struct qb_reader_opts ro = { schema, f, NULL, NULL, 1 };
+		struct qb_reader_opts ro = { schema, f, NULL, NULL };
 		struct qb_reader *r = NULL;
 		const struct qb_question *q;
 

@@ -2,6 +2,7 @@
  * and its rich text (tools/lib/richtext.c); the packages themselves are
  * checked by tests/export/qti21/suite. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <archive.h>
@@ -77,29 +78,6 @@ START_TEST(media_paths)
 	ck_assert_str_eq(u.ptr, "items/media/two%20words%20%C3%A4%25.png");
 	qb_buf_dispose(&b);
 	qb_buf_dispose(&u);
-}
-END_TEST
-
-static int eq_even(void *ctx, uint32_t v)
-{
-	(void)ctx;
-	return v % 2 == 0;
-}
-
-START_TEST(map)
-{
-	struct qti_map m = { NULL, NULL, 0, 0 };
-	uint32_t i;
-
-	ck_assert_uint_eq(qti_map_find(&m, 7, NULL, NULL), QTI_MAP_NONE);
-	for (i = 0; i < 1000; i++)
-		ck_assert_int_eq(qti_map_put(&m, i % 10, i), 0);
-	/* same hash, the comparison picks the record */
-	ck_assert_uint_eq(qti_map_find(&m, 3, NULL, NULL) % 10, 3);
-	ck_assert_uint_eq(qti_map_find(&m, 3, eq_even, NULL), QTI_MAP_NONE);
-	ck_assert_uint_eq(qti_map_find(&m, 4, eq_even, NULL) % 10, 4);
-	ck_assert_uint_eq(qti_map_find(&m, 12, NULL, NULL), QTI_MAP_NONE);
-	qti_map_dispose(&m);
 }
 END_TEST
 
@@ -189,6 +167,24 @@ static void expect_entry(struct archive *a, const char *name, const void *want, 
 	ck_assert_int_eq(memcmp(buf, want, len), 0);
 }
 
+/* ZIP_ENTRIES items, and a two-pass entry halfway (the queue drains for
+ * it, then fills again). */
+static void write_items(struct qti_zip *z)
+{
+	struct qb_error e = { 0, "" };
+	static char want[4096];
+	char name[64];
+	int i;
+
+	for (i = 0; i < ZIP_ENTRIES; i++) {
+		snprintf(name, sizeof(name), "items/q%04d.xml", i);
+		entry_text(want, sizeof(want), i);
+		ck_assert_int_eq(qti_zip_add(z, name, want, strlen(want), &e), 0);
+		if (i == ZIP_ENTRIES / 2)
+			ck_assert_int_eq(qti_zip_add_xml(z, "list.xml", gen_list, NULL, &e), 0);
+	}
+}
+
 START_TEST(zip_keeps_order)
 {
 	FILE *f = tmpfile();
@@ -202,22 +198,19 @@ START_TEST(zip_keeps_order)
 	int i;
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", &e), 0);
-	for (i = 0; i < ZIP_ENTRIES; i++) {
-		snprintf(name, sizeof(name), "items/q%04d.xml", i);
-		entry_text(want, sizeof(want), i);
-		ck_assert_int_eq(qti_zip_add(z, name, want, strlen(want), &e), 0);
-	}
-	ck_assert_int_eq(qti_zip_add_xml(z, "list.xml", gen_list, NULL, &e), 0);
+	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", _i, &e), 0);
+	write_items(z);
 
 	a = reopen(z, f);
 	for (i = 0; i < ZIP_ENTRIES; i++) {
 		snprintf(name, sizeof(name), "items/q%04d.xml", i);
 		entry_text(want, sizeof(want), i);
 		expect_entry(a, name, want, strlen(want), got);
+		if (i == ZIP_ENTRIES / 2) {
+			ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
+			ck_assert_str_eq(archive_entry_pathname(ae), "list.xml");
+		}
 	}
-	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_OK);
-	ck_assert_str_eq(archive_entry_pathname(ae), "list.xml");
 	ck_assert_int_eq(archive_read_next_header(a, &ae), ARCHIVE_EOF);
 	archive_read_free(a);
 	fclose(f);
@@ -248,7 +241,7 @@ START_TEST(zip_big_entries)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_ptr_nonnull(back);
-	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", &e), 0);
+	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", _i, &e), 0);
 	for (i = 0; i < NBIG; i++) {
 		big_pattern(buf, BIG, i);
 		snprintf(name, sizeof(name), "media/m%d.bin", i);
@@ -285,7 +278,7 @@ START_TEST(zip_error_comes_back)
 		return;   /* no /dev/full here */
 	setvbuf(f, NULL, _IONBF, 0);
 	memset(big, 'x', sizeof(big));
-	ck_assert_int_eq(qti_zip_open(&z, f, "out.zip", &e), 0);
+	ck_assert_int_eq(qti_zip_open(&z, f, "out.zip", _i, &e), 0);
 	for (i = 0; i < ZIP_ENTRIES && !rc; i++)
 		rc = qti_zip_add(z, "big.txt", big, sizeof(big), &e);
 	if (!rc)
@@ -297,6 +290,37 @@ START_TEST(zip_error_comes_back)
 }
 END_TEST
 
+/* The zip of write_items, written with or without the zip thread, in a
+ * buffer of the caller's (free() it). */
+static char *zip_bytes(int one_thread, size_t *len)
+{
+	char *p = NULL;
+	FILE *f = open_memstream(&p, len);
+	struct qti_zip *z;
+	struct qb_error e = { 0, "" };
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(qti_zip_open(&z, f, "t.zip", one_thread, &e), 0);
+	write_items(z);
+	ck_assert_int_eq(qti_zip_close(z, &e), 0);
+	qti_zip_free(z);
+	ck_assert_int_eq(fclose(f), 0);
+	return p;
+}
+
+/* QBANK_THREADS=1 gives the package the zip thread writes, byte for byte. */
+START_TEST(zip_same_bytes_on_one_thread)
+{
+	size_t n0, n1;
+	char *threaded = zip_bytes(0, &n0), *one = zip_bytes(1, &n1);
+
+	ck_assert_uint_eq(n0, n1);
+	ck_assert_int_eq(memcmp(threaded, one, n0), 0);
+	free(threaded);
+	free(one);
+}
+END_TEST
+
 Suite *suite_qti(void)
 {
 	Suite *s = suite_create("qti");
@@ -305,11 +329,12 @@ Suite *suite_qti(void)
 	tcase_add_test(tc, numbers);
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, media_paths);
-	tcase_add_test(tc, map);
 	tcase_add_test(tc, display_math_in_paragraph);
-	tcase_add_test(tc, zip_keeps_order);
-	tcase_add_test(tc, zip_big_entries);
-	tcase_add_test(tc, zip_error_comes_back);
+	/* each zip test twice: with the zip thread (0) and on one thread (1) */
+	tcase_add_loop_test(tc, zip_keeps_order, 0, 2);
+	tcase_add_loop_test(tc, zip_big_entries, 0, 2);
+	tcase_add_loop_test(tc, zip_error_comes_back, 0, 2);
+	tcase_add_test(tc, zip_same_bytes_on_one_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,12 +1,17 @@
 /* The streaming reader: each type into the struct, line numbers (also past
- * line 65535), malformed and schema-invalid files as findings, I/O errors. */
+ * line 65535), malformed and schema-invalid files as findings, I/O errors;
+ * and the pipeline over it: the same calls on one thread and on two. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../tools/lib/core/buf.h"
+#include "../../tools/lib/lint.h"
 #include "../../tools/lib/reader.h"
+#include "../../tools/lib/reader_hold.h"
 #include "../../tools/lib/rules.h"
+#include "../../tools/lib/run.h"
 #include "../../tools/lib/text.h"
 #include "check_suites.h"
 
@@ -56,7 +61,7 @@ static void free_schema(void)
 
 static struct qb_reader *open_fixture(const char *path, struct sink *s)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, s, 1 };
+	struct qb_reader_opts o = { schema, 0, on_diag, s };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -220,7 +225,7 @@ END_TEST
 
 START_TEST(missing_file_is_an_io_error)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 1 };
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
 	struct qb_error err = { 0, "" };
 	struct qb_reader *r = NULL;
 
@@ -367,12 +372,12 @@ START_TEST(limits_make_a_question_invalid)
 }
 END_TEST
 
-/* With slots, questions stay whole while the reader reads on: their
- * subtrees, attributes, categories and pragmas outlive the end tags of
- * their categories, until they are given back. */
-START_TEST(slots_keep_questions_until_released)
+/* Held questions stay whole while the reader reads on: their subtrees,
+ * attributes, categories and pragmas outlive the end tags of their
+ * categories, until they are given back. */
+START_TEST(held_questions_stay_until_released)
 {
-	struct qb_reader_opts o = { schema, 0, on_diag, NULL, 3 };
+	struct qb_reader_opts o = { schema, 0, on_diag, NULL };
 	struct qb_error err = { 0, "" };
 	const struct qb_question *q[4];
 	struct qb_reader *r = NULL;
@@ -381,6 +386,7 @@ START_TEST(slots_keep_questions_until_released)
 
 	o.diag_ctx = &s;
 	ck_assert_int_eq(qb_reader_open(&r, FIX "all-types.xml", &o, &err), 0);
+	ck_assert_int_eq(qb_reader_hold(r, 3), 0);
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(qb_reader_next(r, &q[i]), 1);
 	ck_assert_int_eq(qb_reader_next(r, &q[3]), QB_EINVAL);
@@ -405,6 +411,108 @@ START_TEST(slots_keep_questions_until_released)
 }
 END_TEST
 
+/* ---- the pipeline -------------------------------------------------------- */
+
+static int trace_bank(void *ctx, const struct qb_bank_info *b, struct qb_error *err)
+{
+	(void)err;
+	return qb_buf_printf(ctx, "bank %s '%s'\n", b->file, b->title ? b->title : "");
+}
+
+static int trace_question(void *ctx, const struct qb_question *q, struct qb_error *err)
+{
+	size_t i;
+	int rc;
+
+	(void)err;
+	rc = qb_buf_printf(ctx, "question %s:%lu '%s' options %zu pragmas %zu in", q->file,
+			   q->line, q->id ? q->id : "", q->noptions, q->npragmas);
+	for (i = 0; i < q->ncategories && !rc; i++)
+		rc = qb_buf_printf(ctx, " '%s'", q->categories[i]);
+	return rc ? rc : qb_buf_addc(ctx, '\n');
+}
+
+/* Runs FILES through qb_run, on one thread (ONE) or not, with a question
+ * hook of cost COST; appends every call of the hooks and then every
+ * finding to OUT. */
+static void trace_run(struct qb_buf *out, const char *const *files, size_t n, int one,
+		      enum qb_run_cost cost)
+{
+	struct qb_run_hooks h = { out, trace_bank, trace_question, NULL, cost };
+	struct qb_error err = { 0, "" };
+	const struct qb_diags *d;
+	struct qb_lint *l = NULL;
+	size_t i;
+
+	if (one)
+		ck_assert_int_eq(setenv("QBANK_THREADS", "1", 1), 0);
+	else
+		ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
+	ck_assert_int_eq(qb_lint_new(&l, NULL, &err), 0);
+	ck_assert_msg(qb_run(l, files, n, &h, &err) == 0, "%s", err.msg);
+	d = qb_lint_diags(l);
+	for (i = 0; i < d->n; i++)
+		ck_assert_int_eq(qb_buf_printf(out, "%s:%lu: %s [%s] '%s'\n", d->v[i].file,
+					       d->v[i].line, d->v[i].message, d->v[i].rule,
+					       d->v[i].question ? d->v[i].question : ""), 0);
+	qb_lint_free(l);
+	ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
+}
+
+/* A bank of N questions in categories, with a pragma before every tenth
+ * and a schema error in every seventh: several turns of the pipeline's
+ * rings, with findings travelling beside the questions. */
+static void write_long_bank(char *path, int n)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	int i;
+
+	ck_assert_int_eq(qb_buf_adds(&b, "<?xml version=\"1.0\"?>\n<bank id=\"long\" version=\"1\">\n"
+					 "<title>Long</title>\n"), 0);
+	for (i = 0; i < n; i++) {
+		if (i % 50 == 0)
+			ck_assert_int_eq(qb_buf_printf(&b, "%s<category name=\"c%d\">\n",
+						       i ? "</category>\n" : "", i / 50), 0);
+		if (i % 10 == 0)
+			ck_assert_int_eq(qb_buf_adds(&b, "<!-- qbank-disable option-count - few -->\n"), 0);
+		ck_assert_int_eq(qb_buf_printf(&b, "<question id=\"q%d\" type=\"single\">\n"
+					       "<stem>Question %d?</stem>\n%s"
+					       "<option correct=\"true\"><text>yes %d</text></option>\n"
+					       "<option><text>no %d</text></option>\n</question>\n",
+					       i, i, i % 7 == 0 ? "<bogus/>\n" : "", i, i), 0);
+	}
+	ck_assert_int_eq(qb_buf_adds(&b, "</category>\n</bank>\n"), 0);
+	write_temp(path, b.ptr, b.len);
+	qb_buf_dispose(&b);
+}
+
+/* With the rules beside a light hook, on the reader's thread beside a
+ * heavy one, or everything on one thread (QBANK_THREADS=1): the hooks see
+ * the same banks and questions in the same order, and the lint the same
+ * findings. */
+START_TEST(pipeline_same_on_one_thread_and_two)
+{
+	char path[] = "/tmp/qbank-pipeline-XXXXXX";
+	const char *files[] = { FIX "all-types.xml", FIX "invalid.xml", path, FIX "malformed.xml",
+				"tests/fixtures/scraped-quiz.xml", "tests/fixtures/hostile.xml",
+				FIX "empty.xml" };
+	size_t n = sizeof(files) / sizeof(files[0]);
+	struct qb_buf one = QB_BUF_INIT, light = QB_BUF_INIT, heavy = QB_BUF_INIT;
+
+	write_long_bank(path, 700);
+	trace_run(&one, files, n, 1, QB_RUN_LIGHT);
+	trace_run(&light, files, n, 0, QB_RUN_LIGHT);
+	trace_run(&heavy, files, n, 0, QB_RUN_HEAVY);
+	ck_assert_ptr_nonnull(strstr(one.ptr, "question /tmp/qbank-pipeline-"));
+	ck_assert_ptr_nonnull(strstr(one.ptr, "[xml-schema] 'q693'"));
+	ck_assert_str_eq(light.ptr, one.ptr);
+	ck_assert_str_eq(heavy.ptr, one.ptr);
+	qb_buf_dispose(&one);
+	qb_buf_dispose(&light);
+	qb_buf_dispose(&heavy);
+	unlink(path);
+}
+END_TEST
 
 Suite *suite_reader(void)
 {
@@ -421,7 +529,8 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, doctype_and_encoding_are_refused);
 	tcase_add_test(tc, messages_are_one_line);
 	tcase_add_test(tc, limits_make_a_question_invalid);
-	tcase_add_test(tc, slots_keep_questions_until_released);
+	tcase_add_test(tc, held_questions_stay_until_released);
+	tcase_add_test(tc, pipeline_same_on_one_thread_and_two);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -63,6 +63,7 @@ int cli_opt_max_warnings(void *field, const char *arg, const struct qb_opts *o)
 		return cli_usage_error(qb_opts_hint(o), "--max-warnings takes a whole number >= 0, not '%s'",
 				       arg);
 	s->cfg->max_warnings = v;
+	s->cfg->max_warnings_opt = 1;
 	return 0;
 }
 

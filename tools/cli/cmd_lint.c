@@ -62,6 +62,23 @@ const struct qb_opts cmd_lint_opts = {
 	"unknown or incomplete option '%s'", 0
 };
 
+/* Says why a run failed on warnings alone would otherwise be a mystery:
+ * the limit and where it was set (the option, or which .qbank.toml). */
+static void warn_limit(const struct qb_lint *l, const struct qb_diags *d)
+{
+	const struct qb_config *cfg = qb_lint_config(l);
+	size_t n = d->count[QB_SEV_WARNING];
+
+	if (!cfg || cfg->max_warnings < 0 || n <= (size_t)cfg->max_warnings)
+		return;
+	if (cfg->max_warnings_opt || !cfg->path)
+		cli_error("lint failed: %zu warning%s, more than the %ld that --max-warnings allows",
+			  n, n == 1 ? "" : "s", cfg->max_warnings);
+	else
+		cli_error("lint failed: %zu warning%s, more than the %ld that max-warnings in %s "
+			  "allows", n, n == 1 ? "" : "s", cfg->max_warnings, cfg->path);
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	struct lint_args a = { { NULL, NULL, 0 }, NULL, 0 };
@@ -70,7 +87,7 @@ int cmd_lint(int argc, char **argv)
 	struct qb_lint *l = NULL;
 	struct qb_report rep;
 	struct cli_progress prog;
-	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update, 1 };
+	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update, QB_RUN_LIGHT };
 	int c, first, rc = QB_EXIT_USAGE;
 
 	a.fmt = qb_format_find("gcc");
@@ -101,6 +118,7 @@ int cmd_lint(int argc, char **argv)
 		goto done;
 	}
 	rc = qb_lint_failed(l) ? QB_EXIT_FINDINGS : QB_EXIT_OK;
+	warn_limit(l, rep.diags);
 done:
 	qb_lint_free(l);
 	qb_paths_dispose(&paths);

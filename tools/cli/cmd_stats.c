@@ -128,13 +128,15 @@ struct stats_run {
 	struct cli_progress prog;
 };
 
-static int hook_bank(void *ctx, const struct qb_bank_info *b)
+static int hook_bank(void *ctx, const struct qb_bank_info *b, struct qb_error *err)
 {
+	(void)err;
 	return qb_stats_bank(((struct stats_run *)ctx)->s, b);
 }
 
-static int hook_question(void *ctx, const struct qb_question *q)
+static int hook_question(void *ctx, const struct qb_question *q, struct qb_error *err)
 {
+	(void)err;
 	return qb_stats_question(((struct stats_run *)ctx)->s, q);
 }
 
@@ -208,7 +210,7 @@ int cmd_stats(int argc, char **argv)
 	struct qb_lint *l = NULL;
 	struct qb_stats *s = NULL;
 	struct stats_run run;
-	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, 1 };
+	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, QB_RUN_LIGHT };
 	int first, rc = QB_EXIT_USAGE;
 	size_t unread;
 

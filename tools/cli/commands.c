@@ -14,6 +14,7 @@ const struct qb_command qb_commands[] = {
 	{ &cmd_explain_opts, cmd_explain },
 	{ &cmd_export_opts, cmd_export },
 	{ &cmd_help_opts, cmd_help },
+	{ &cmd_import_opts, cmd_import },
 	{ &cmd_lint_opts, cmd_lint },
 	{ &cmd_new_opts, cmd_new },
 	{ &cmd_rules_opts, cmd_rules },

@@ -3,7 +3,9 @@
  *   the configuration), so that ruleIndex points into it.
  * - artifactLocation.uri is the path as given, made a relative URI (forward
  *   slashes, no leading "./", percent-encoded); run from the repository
- *   root, that is the repository-relative path GitHub expects.
+ *   root, that is the repository-relative path GitHub expects. An absolute
+ *   path becomes a file:// URI: written as "/home/...", it would be a
+ *   relative reference (SARIF1004), which GitHub cannot place.
  * - GitHub needs a location on every result: a run-wide finding (coverage
  *   thresholds) is placed at line 1 of the run's first file.
  * - partialFingerprints["qbank/v1"] hashes rule, question and file, with an
@@ -104,7 +106,9 @@ static long rule_index(const char *rule, const struct qb_config *cfg)
 	return u ? (long)(qb_nrules + (size_t)(u - cfg->user_rules)) : -1;
 }
 
-/* A relative URI reference for PATH. */
+/* A URI for PATH: a relative reference, or file:///... for an absolute
+ * path. ':' is percent-encoded: in the first segment of a relative
+ * reference it would read as a scheme ("a:b.xml"). */
 static int path_uri(struct qb_buf *out, const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -113,11 +117,16 @@ static int path_uri(struct qb_buf *out, const char *path)
 
 	while (p[0] == '.' && (p[1] == '/' || p[1] == '\\'))
 		p += 2;
+	if (p[0] == '/') {
+		rc = qb_buf_adds(out, "file://");
+		while (p[1] == '/')
+			p++;  /* "//x" is a host name after file: */
+	}
 	for (; *p && !rc; p++) {
 		if (*p == '\\')
 			rc = qb_buf_addc(out, '/');
 		else if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-			 strchr("-._~/!$&'()*+,;=:@", *p))
+			 strchr("-._~/!$&'()*+,;=@", *p))
 			rc = qb_buf_addc(out, (char)*p);
 		else
 			rc = qb_buf_printf(out, "%%%c%c", hex[*p >> 4], hex[*p & 15]);

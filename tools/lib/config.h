@@ -59,6 +59,8 @@ struct qb_config {
 	double min_explanation_coverage;   /* percent, -1 = no threshold */
 	double min_rationale_coverage;     /* percent, -1 = no threshold */
 	long max_warnings;                 /* -1 = unlimited */
+	int max_warnings_opt;              /* 1: max_warnings came from --max-warnings,
+					    * else from the file at path */
 	struct qb_user_rule *user_rules;
 	size_t nuser_rules, capuser_rules;
 	pcre2_match_context *mctx;         /* match and depth limits of user rules */

@@ -1,21 +1,23 @@
 #include "export.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exporter.h"
 #include "exporters/exporters.h"
+#include "lint.h"
+#include "pipeline.h"
 #include "run.h"
 
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
-	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, 1,
+	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
-	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, 1,
+	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
-	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, 0,
+	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
 };
 
@@ -37,18 +39,18 @@ struct export_ctx {
 	const struct qb_export_opts *o;
 };
 
-static int hook_bank(void *ctx, const struct qb_bank_info *b)
+static int hook_bank(void *ctx, const struct qb_bank_info *b, struct qb_error *err)
 {
 	struct export_ctx *c = ctx;
 
-	return c->x->bank ? c->x->bank(c->state, b) : 0;
+	return c->x->bank ? c->x->bank(c->state, b, err) : 0;
 }
 
-static int hook_question(void *ctx, const struct qb_question *q)
+static int hook_question(void *ctx, const struct qb_question *q, struct qb_error *err)
 {
 	struct export_ctx *c = ctx;
 
-	return c->x->question(c->state, q);
+	return c->x->question(c->state, q, err);
 }
 
 static void hook_progress(void *ctx, unsigned long long done, unsigned long long total)
@@ -77,8 +79,10 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_lint *l, const char *const *files, size_t nfiles,
 		  struct qb_error *err)
 {
+	struct qb_export_opts xo = *o;
 	struct export_ctx c = { x, NULL, o };
-	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress, x->light };
+	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress,
+				  x->cost_hint == QB_EXPORTER_HEAVY ? QB_RUN_HEAVY : QB_RUN_LIGHT };
 	int rc, i;
 
 	i = output_is_input(o->output, files, nfiles);
@@ -92,18 +96,11 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 			     x->name, x->extension, x->extension);
 		return QB_EINVAL;
 	}
-	rc = x->open(&c.state, o, err);
+	xo.one_thread = qb_pipeline_one_thread();
+	rc = x->open(&c.state, &xo, err);
 	if (rc)
 		return rc;
 	rc = qb_run(l, files, nfiles, &h, err);
-	if (rc == QB_EIO && !err->msg[0]) {
-		/* an exporter that could not write says no more than that */
-		int e = errno ? errno : EIO;
-
-		qb_error_set(err, rc, "%s: write failed: %s",
-			     o->output && strcmp(o->output, "-") != 0 ? o->output : "standard output",
-			     strerror(e));
-	}
 	if (!rc && qb_lint_diags(l)->count[QB_SEV_ERROR] > 0) {
 		qb_error_set(err, QB_EREFUSED, "export refused: the bank has %zu error%s; "
 			     "fix them (qbank lint) and export again",

@@ -155,14 +155,24 @@ static int is_sep(char c)
 	return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Parses "qbank-disable[-file] RULE[,RULE...] [-- reason]" into entries. */
+/* The bytes that may end the keyword of a pragma: white space, and ':' or
+ * '=' as other linters write it ("qbank-disable: RULE", "...=RULE"). */
+static int ends_keyword(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == ':' || c == '=';
+}
+
+/* Parses "qbank-disable[-file] RULE[,RULE...] [-- reason]" into entries;
+ * the keyword may be followed by ':' or '=' too. */
 static int parse_pragma(struct suppressions *out, const char *text, unsigned long line)
 {
 	static const char *const reason_sep[] = { " - ", " :", ": ", " \xe2\x80\x94 " };
 	const char *p = text, *end;
 	size_t i;
 
-	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+	while (!ends_keyword(*p))
+		p++;
+	if (*p == ':' || *p == '=')
 		p++;
 	/* The reason follows a lone "-" (or ":" or an em dash): XML forbids "--"
 	 * inside comments, so the DESIGN's "-- reason" cannot be written. */
@@ -199,8 +209,31 @@ static int parse_pragma(struct suppressions *out, const char *text, unsigned lon
 
 static int pragma_is_disable(const char *text)
 {
-	return strncmp(text, "qbank-disable", 13) == 0 &&
-	       (text[13] == ' ' || text[13] == '\t' || text[13] == '\n' || text[13] == '\0');
+	return strncmp(text, "qbank-disable", 13) == 0 && ends_keyword(text[13]);
+}
+
+/* Length of the keyword of a comment that looks like a suppression in
+ * another linter's habit ("qbank-disable-next-line", "qbank-ignore", ...)
+ * but is none of qbank's, or 0. Such a comment suppresses nothing, so it
+ * is reported rather than ignored. */
+static size_t pragma_unknown(const char *text)
+{
+	static const char *const looks_like[] = {
+		"qbank-disable", "qbank-enable", "qbank-ignore", "qbank-noqa", "qbank-skip",
+		"qbank-suppress",
+	};
+	size_t i, n = 0;
+
+	if (pragma_is_disable(text))
+		return 0;
+	for (i = 0; i < sizeof(looks_like) / sizeof(looks_like[0]); i++)
+		if (strncmp(text, looks_like[i], strlen(looks_like[i])) == 0)
+			break;
+	if (i == sizeof(looks_like) / sizeof(looks_like[0]))
+		return 0;
+	while (!ends_keyword(text[n]))
+		n++;
+	return n;
 }
 
 static int suppressed(struct qb_lint *l, const char *rule_id)
@@ -351,9 +384,18 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	l->stats.questions++;
 	l->rules.serial = l->stats.questions;
 	clear_supp(&l->supp);
-	for (i = 0; i < q->npragmas && !err; i++)
+	for (i = 0; i < q->npragmas && !err; i++) {
+		size_t n = pragma_unknown(q->pragmas[i].text);
+
 		if (pragma_is_disable(q->pragmas[i].text))
 			err = parse_pragma(&l->supp, q->pragmas[i].text, q->pragmas[i].line);
+		else if (n)
+			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, q->pragmas[i].line, q->id,
+					"'%.*s' is not a qbank comment and suppresses nothing; write "
+					"<!-- qbank-disable RULE - reason --> before the question, or "
+					"<!-- qbank-disable-file RULE --> for the whole file", (int)n,
+					q->pragmas[i].text);
+	}
 	if (!err && !q->schema_invalid)
 		count_coverage(l, q);
 	for (i = 0; i < QB_RULE_COUNT && !err; i++) {

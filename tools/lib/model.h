@@ -1,8 +1,7 @@
 /* The in-memory form of one question, as the reader hands it out.
  * Ownership: everything a qb_question points to (strings, arrays, libxml2
  * nodes) belongs to the reader and stays valid until the next call to
- * qb_reader_next() (or, with slots, until qb_reader_release()) or
- * qb_reader_free(). Rich-text parts are libxml2 element
+ * qb_reader_next() or qb_reader_free(). Rich-text parts are libxml2 element
  * nodes (stem, text, rationale, ...) whose children hold the markup; walk
  * them with text.h or an exporter's own renderer. */
 #ifndef QB_MODEL_H

@@ -1,4 +1,5 @@
 #include "reader.h"
+#include "reader_hold.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,8 @@
 
 #include <libxml/xmlreader.h>
 
+#include "core/arena.h"
+#include "core/array.h"
 #include "core/buf.h"
 #include "limits.h"
 #include "text.h"
@@ -20,18 +23,6 @@
  * (external entities are never fetched or expanded), CDATA merged into
  * text, line numbers beyond 65535 kept. */
 #define READER_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES)
-
-/* Chunk arena for the strings of one question: reset, not freed, between
- * questions, so reading does not allocate per question once warmed up. */
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-struct arena {
-	struct arena_chunk *head;
-};
 
 struct pending {
 	enum qb_rule_key rule;
@@ -45,10 +36,11 @@ struct category {
 };
 
 /* The storage of one question's strings, arrays and pragmas. The reader
- * builds each question in its own set (qb_reader.w) and trades it for a
- * free slot's when it hands the question out. */
+ * builds each question in its own set (qb_reader.w); a reader that holds
+ * questions (reader_hold.h) trades it for a free slot's when it hands the
+ * question out. */
 struct qbufs {
-	struct arena arena;
+	struct qb_arena arena;      /* reset, not freed, between questions */
 	struct qb_option *opts_v;   size_t capopts;
 	struct qb_answer *ans_v;    size_t capans;
 	struct qb_side_rationale *side_v; size_t capside;
@@ -57,12 +49,12 @@ struct qbufs {
 	const char **tags_v;        size_t captags;
 	const char **catnames;      size_t capcatnames;  /* copies of the category names */
 	struct qb_pragma *pragmas;  size_t npragmas, cappragmas;
-	char **pragma_text;         /* owned copies, same index as pragmas */
+	char **pragma_text;         size_t cappragma_text;  /* owned copies, same index as pragmas */
 };
 
-/* One question handed out: its storage, and its XML subtree detached from
- * the reader's document so that the parser can move on while the question
- * is still in use (see qb_reader_release). */
+/* One question held (reader_hold.h): its storage, and its XML subtree
+ * detached from the reader's document so that the parser can move on
+ * while the question is still in use. */
 struct slot {
 	struct qb_question q;
 	struct qbufs b;
@@ -98,86 +90,14 @@ struct qb_reader {
 	int over_limit;            /* the current question broke a limit (limits.h) */
 	int advance_with_next;     /* the current node's subtree was consumed */
 
-	struct slot *slots;        /* questions handed out; see qb_reader_release */
+	int started;               /* qb_reader_next has been called */
+	struct slot *slots;        /* held questions (reader_hold.h); NULL: one at a time */
 	size_t nslots;
 
 	const char *mem;           /* qb_reader_open_memory: the bank's size bytes, or NULL */
 };
 
-/* ---- arena ---------------------------------------------------------- */
-
-static char *arena_alloc(struct arena *a, size_t n)
-{
-	struct arena_chunk *c = a->head;
-
-	n = (n + 7) & ~(size_t)7;
-	while (c && c->cap - c->used < n)
-		c = c->next;
-	if (!c) {
-		size_t cap = n > 4096 ? n : 4096;
-
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->used = 0;
-		c->cap = cap;
-		c->next = a->head;
-		a->head = c;
-	}
-	c->used += n;
-	return c->data + c->used - n;
-}
-
-static char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	char *p = arena_alloc(a, n + 1);
-
-	if (!p)
-		return NULL;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static void arena_reset(struct arena *a)
-{
-	struct arena_chunk *c;
-
-	for (c = a->head; c; c = c->next)
-		c->used = 0;
-}
-
-static void arena_dispose(struct arena *a)
-{
-	struct arena_chunk *c = a->head, *n;
-
-	while (c) {
-		n = c->next;
-		free(c);
-		c = n;
-	}
-	a->head = NULL;
-}
-
 /* ---- small helpers -------------------------------------------------- */
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t n;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? *cap * 2 : 8;
-	while (n < need)
-		n *= 2;
-	p = realloc(*v, n * size);
-	if (!p)
-		return QB_ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
 
 static int is_el(const xmlNode *n, const char *name)
 {
@@ -285,14 +205,14 @@ static const char *plain(struct qb_reader *r, const xmlNode *n)
 
 	if (n->children && n->children->type == XML_TEXT_NODE && !n->children->next) {
 		s = qb_text_trim((const char *)n->children->content, &len);
-		return arena_strndup(&r->w.arena, s, len);
+		return qb_arena_strndup(&r->w.arena, s, len);
 	}
 	if (qb_text_plain(&b, n) != 0) {
 		qb_buf_dispose(&b);
 		return NULL;
 	}
 	s = qb_text_trim(b.len ? b.ptr : "", &len);
-	out = arena_strndup(&r->w.arena, s, len);
+	out = qb_arena_strndup(&r->w.arena, s, len);
 	qb_buf_dispose(&b);
 	return out;
 }
@@ -312,7 +232,7 @@ static const char *letter_id(struct qb_reader *r, size_t i)
 	}
 	for (k = 0; k < n; k++)
 		out[k] = tmp[n - 1 - k];
-	return arena_strndup(&r->w.arena, out, n);
+	return qb_arena_strndup(&r->w.arena, out, n);
 }
 
 /* ---- errors --------------------------------------------------------- */
@@ -376,6 +296,99 @@ static void clean_message(char *msg, size_t cap, const char *m)
 		msg[--n] = '\0';
 }
 
+/* The fix for the syntax errors authors make most, by the start of
+ * libxml2's message: a bare '&' or '<' in text (formulas, "R&D", "a < b",
+ * inside <math> as well). */
+static const struct {
+	const char *prefix;
+	const char *hint;
+} syntax_hints[] = {
+	{ "xmlParseEntityRef: no name", "a bare '&' in text: write &amp;" },
+	{ "EntityRef: expecting ';'", "an '&' that starts no entity (R&D): write &amp; (R&amp;D)" },
+	{ "StartTag: invalid element name", "a bare '<' in text (a < b): write &lt; (a &lt; b)" },
+	{ "Unescaped '<' not allowed in attributes", "write &lt; for '<' in an attribute value" },
+};
+
+/* 1 when E is the parser's "Input is not proper UTF-8": bytes of another
+ * encoding in a file read as UTF-8, reported as xml-encoding. */
+static int is_bad_utf8(const xmlError *e)
+{
+	return e->domain == XML_FROM_PARSER && e->message &&
+	       strncmp(e->message, "Input is not proper UTF-8", 25) == 0;
+}
+
+/* Files that are not qbank banks, by their root element: the finding says
+ * what the file is instead of what the schema expected. */
+static const struct {
+	const char *root;
+	const char *what;
+} foreign_roots[] = {
+	{ "quiz", "a Moodle XML file (<quiz>)" },
+	{ "questestinterop", "a QTI 1.2 file (<questestinterop>)" },
+	{ "assessmentItem", "a QTI 2.x item (<assessmentItem>)" },
+	{ "assessmentTest", "a QTI 2.x test (<assessmentTest>)" },
+	{ "html", "an HTML page (<html>)" },
+};
+
+/* For the schema's "no matching global declaration" on the root: one
+ * message that names what the file is. Replaces MSG. */
+static void foreign_root(char *msg, size_t cap, const xmlError *e)
+{
+	static const char marker[] = "No matching global declaration available for the validation root";
+	const char *m = e->message, *a, *b;
+	size_t i;
+
+	if (!m || !strstr(m, marker) || strncmp(m, "Element '", 9) != 0)
+		return;
+	a = m + 9;
+	b = strchr(a, '\'');
+	if (!b)
+		return;
+	for (i = 0; i < sizeof(foreign_roots) / sizeof(foreign_roots[0]); i++)
+		if (strlen(foreign_roots[i].root) == (size_t)(b - a) &&
+		    strncmp(a, foreign_roots[i].root, (size_t)(b - a)) == 0)
+			break;
+	if (i < sizeof(foreign_roots) / sizeof(foreign_roots[0]))
+		snprintf(msg, cap, "this is %s, not a qbank bank: a bank's root element is <bank> "
+			 "(schema/README.md); convert the questions into one", foreign_roots[i].what);
+	else
+		snprintf(msg, cap, "the root element is <%.*s>, not <bank>: this is not a qbank bank "
+			 "(schema/README.md)", (int)(b - a), a);
+}
+
+/* Appends the fix and the column to the message MSG of a syntax error. */
+static void syntax_hint(char *msg, size_t cap, const xmlError *e)
+{
+	size_t i, n = strlen(msg);
+
+	if (e->domain == XML_FROM_SCHEMASV)
+		foreign_root(msg, cap, e);
+	if (e->domain != XML_FROM_PARSER || !e->message)
+		return;
+	if (is_bad_utf8(e)) {
+		n += (size_t)snprintf(msg + n, cap - n, "; if the file was saved as Latin-1 or "
+				      "Windows-1252, convert it: iconv -f WINDOWS-1252 -t UTF-8 FILE "
+				      "> NEW");
+		if (n < cap && e->int2 > 0)
+			snprintf(msg + n, cap - n, " (column %d)", e->int2);
+		return;
+	}
+	if (strncmp(e->message, "Document is empty", 17) == 0 ||
+	    strncmp(e->message, "Start tag expected", 18) == 0) {
+		snprintf(msg, cap, "this file is not XML (no '<' starts it): a GIFT, Aiken or other "
+			 "text quiz is not a qbank bank; convert the questions into a <bank> "
+			 "(schema/README.md)");
+		return;
+	}
+	for (i = 0; i < sizeof(syntax_hints) / sizeof(syntax_hints[0]); i++)
+		if (strncmp(e->message, syntax_hints[i].prefix, strlen(syntax_hints[i].prefix)) == 0)
+			break;
+	if (i < sizeof(syntax_hints) / sizeof(syntax_hints[0]))
+		n += (size_t)snprintf(msg + n, cap - n, "; %s", syntax_hints[i].hint);
+	if (n < cap && e->int2 > 0)
+		snprintf(msg + n, cap - n, " (column %d)", e->int2);
+}
+
 static void on_xml_error(void *ctx, xmlErrorPtr e)
 {
 	struct qb_reader *r = ctx;
@@ -388,12 +401,16 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		r->fatal = 1;
 	clean_message(msg, sizeof(msg), e->message ? e->message : "unknown XML error");
 	n = strlen(msg);
+	syntax_hint(msg, sizeof(msg), e);
+	n = strlen(msg);
 	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
 		snprintf(msg + n, sizeof(msg) - n, "; XML comments cannot contain '--': write "
 			 "<!-- qbank-disable RULE - reason --> with a single dash");
-	if (grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)))
+	if (QB_ARRAY_RESERVE(r->pend, r->cappend, r->npend + 1))
 		return;
-	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA : QB_RULE_XML_SYNTAX;
+	r->pend[r->npend].rule = e->domain == XML_FROM_SCHEMASV ? QB_RULE_XML_SCHEMA
+				 : is_bad_utf8(e)		 ? QB_RULE_XML_ENCODING
+								 : QB_RULE_XML_SYNTAX;
 	r->pend[r->npend].line = e->line > 0 ? (unsigned long)e->line : 0;
 	r->pend[r->npend].msg = strdup(msg);
 	if (r->pend[r->npend].msg)
@@ -577,10 +594,6 @@ static int open_source(struct qb_reader **out, const char *path, const char *mem
 	r->keep = xmlNewDoc(BAD_CAST "1.0");
 	if (!r->path || !r->keep)
 		goto nomem;
-	r->nslots = opts->slots ? opts->slots : 1;
-	r->slots = calloc(r->nslots, sizeof(*r->slots));
-	if (!r->slots)
-		goto nomem;
 	r->bank.file = r->path;
 	r->q.file = r->path;
 	r->q.file_index = opts->file_index;
@@ -677,7 +690,7 @@ static void clear_pragmas(struct qbufs *b)
 static void qbufs_dispose(struct qbufs *b)
 {
 	clear_pragmas(b);
-	arena_dispose(&b->arena);
+	qb_arena_dispose(&b->arena);
 	free(b->opts_v);
 	free(b->ans_v);
 	free(b->side_v);
@@ -699,6 +712,17 @@ static void release_slot(struct slot *s)
 	s->holder = NULL;
 	clear_pragmas(&s->b);
 	s->busy = 0;
+}
+
+int qb_reader_hold(struct qb_reader *r, size_t n)
+{
+	if (r->started || r->slots || n == 0)
+		return QB_EINVAL;
+	r->slots = calloc(n, sizeof(*r->slots));
+	if (!r->slots)
+		return QB_ENOMEM;
+	r->nslots = n;
+	return 0;
 }
 
 void qb_reader_release(struct qb_reader *r, const struct qb_question *q)
@@ -778,7 +802,7 @@ static int add_option(struct qb_reader *r, const xmlNode *n)
 	const xmlNode *c;
 	const char *id;
 
-	if (grow((void **)&r->w.opts_v, &r->w.capopts, r->q.noptions + 1, sizeof(*o)))
+	if (QB_ARRAY_RESERVE(r->w.opts_v, r->w.capopts, r->q.noptions + 1))
 		return QB_ENOMEM;
 	o = &r->w.opts_v[r->q.noptions];
 	memset(o, 0, sizeof(*o));
@@ -790,7 +814,7 @@ static int add_option(struct qb_reader *r, const xmlNode *n)
 		size_t len;
 		const char *t = qb_text_trim(id, &len);
 
-		o->id = arena_strndup(&r->w.arena, t, len);
+		o->id = qb_arena_strndup(&r->w.arena, t, len);
 		o->explicit_id = 1;
 	} else {
 		o->id = letter_id(r, r->q.noptions);
@@ -814,7 +838,7 @@ static int add_answer(struct qb_reader *r, const xmlNode *n)
 {
 	struct qb_answer *a;
 
-	if (grow((void **)&r->w.ans_v, &r->w.capans, r->q.nanswers + 1, sizeof(*a)))
+	if (QB_ARRAY_RESERVE(r->w.ans_v, r->w.capans, r->q.nanswers + 1))
 		return QB_ENOMEM;
 	a = &r->w.ans_v[r->q.nanswers];
 	a->node = n;
@@ -833,7 +857,7 @@ static int add_side_rationale(struct qb_reader *r, const xmlNode *n)
 	struct qb_side_rationale *s;
 	const char *f = qb_text_attr(n, "for");
 
-	if (grow((void **)&r->w.side_v, &r->w.capside, r->q.nside_rationales + 1, sizeof(*s)))
+	if (QB_ARRAY_RESERVE(r->w.side_v, r->w.capside, r->q.nside_rationales + 1))
 		return QB_ENOMEM;
 	s = &r->w.side_v[r->q.nside_rationales];
 	s->node = n;
@@ -848,7 +872,7 @@ static int add_pair(struct qb_reader *r, const xmlNode *n)
 	struct qb_pair *p;
 	const xmlNode *c;
 
-	if (grow((void **)&r->w.pairs_v, &r->w.cappairs, r->q.npairs + 1, sizeof(*p)))
+	if (QB_ARRAY_RESERVE(r->w.pairs_v, r->w.cappairs, r->q.npairs + 1))
 		return QB_ENOMEM;
 	p = &r->w.pairs_v[r->q.npairs];
 	memset(p, 0, sizeof(*p));
@@ -868,7 +892,7 @@ static int add_distractor(struct qb_reader *r, const xmlNode *n)
 {
 	struct qb_distractor *d;
 
-	if (grow((void **)&r->w.dis_v, &r->w.capdis, r->q.ndistractors + 1, sizeof(*d)))
+	if (QB_ARRAY_RESERVE(r->w.dis_v, r->w.capdis, r->q.ndistractors + 1))
 		return QB_ENOMEM;
 	d = &r->w.dis_v[r->q.ndistractors];
 	d->node = n;
@@ -883,7 +907,7 @@ static int add_tag(struct qb_reader *r, const xmlNode *n)
 
 	if (!t)
 		return QB_ENOMEM;
-	if (grow((void **)&r->w.tags_v, &r->w.captags, r->q.ntags + 1, sizeof(*r->w.tags_v)))
+	if (QB_ARRAY_RESERVE(r->w.tags_v, r->w.captags, r->q.ntags + 1))
 		return QB_ENOMEM;
 	r->w.tags_v[r->q.ntags++] = t;
 	return 0;
@@ -926,7 +950,7 @@ static const char *shorten(struct qb_reader *r, const char *s, size_t max)
 			break;
 		n++;
 	}
-	out = arena_alloc(&r->w.arena, n + 4);
+	out = qb_arena_alloc(&r->w.arena, n + 4);
 	if (!out)
 		return NULL;
 	memcpy(out, s, n);
@@ -1052,7 +1076,7 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 		size_t len;
 		const char *t = qb_text_trim(s, &len);
 
-		q->id = arena_strndup(&r->w.arena, t, len);
+		q->id = qb_arena_strndup(&r->w.arena, t, len);
 	}
 	q->type_name = qb_text_attr(qn, "type");
 	q->type = qb_qtype_parse(q->type_name);
@@ -1116,10 +1140,10 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 
 	/* copies: a category's name is freed at its end tag, which the parser
 	 * may reach while this question is still in use */
-	if (grow((void **)&r->w.catnames, &r->w.capcatnames, r->ncats, sizeof(char *)))
+	if (QB_ARRAY_RESERVE(r->w.catnames, r->w.capcatnames, r->ncats))
 		return QB_ENOMEM;
 	for (i = 0; i < r->ncats; i++) {
-		r->w.catnames[i] = arena_strndup(&r->w.arena, r->cats[i].name, strlen(r->cats[i].name));
+		r->w.catnames[i] = qb_arena_strndup(&r->w.arena, r->cats[i].name, strlen(r->cats[i].name));
 		if (!r->w.catnames[i])
 			return QB_ENOMEM;
 	}
@@ -1137,7 +1161,7 @@ static void reset_question(struct qb_reader *r)
 	const char *file = q->file;
 	size_t fi = q->file_index;
 
-	arena_reset(&r->w.arena);
+	qb_arena_reset(&r->w.arena);
 	r->over_limit = 0;
 	memset(q, 0, sizeof(*q));
 	q->file = file;
@@ -1185,8 +1209,6 @@ static struct slot *free_slot(struct qb_reader *r)
 {
 	size_t i;
 
-	if (r->nslots == 1)
-		release_slot(&r->slots[0]);  /* valid until the next call */
 	for (i = 0; i < r->nslots; i++)
 		if (!r->slots[i].busy)
 			return &r->slots[i];
@@ -1200,8 +1222,8 @@ static int push_category(struct qb_reader *r)
 	xmlChar *name = xmlTextReaderGetAttribute(r->xr, BAD_CAST "name");
 	struct category *c;
 
-	if (grow((void **)&r->cats, &r->capcats, r->ncats + 1, sizeof(*c)) ||
-	    grow((void **)&r->w.catnames, &r->w.capcatnames, r->ncats + 1, sizeof(char *))) {
+	if (QB_ARRAY_RESERVE(r->cats, r->capcats, r->ncats + 1) ||
+	    QB_ARRAY_RESERVE(r->w.catnames, r->w.capcatnames, r->ncats + 1)) {
 		xmlFree(name);
 		return QB_ENOMEM;
 	}
@@ -1277,8 +1299,7 @@ static int add_comment(struct qb_reader *r)
 	memcpy(copy, t, len);
 	copy[len] = '\0';
 	if (strncmp(copy, "qbank-disable-file", 18) == 0) {
-		if (grow((void **)&r->fpragmas, &r->capfpragmas, r->nfpragmas + 1,
-			 sizeof(*r->fpragmas))) {
+		if (QB_ARRAY_RESERVE(r->fpragmas, r->capfpragmas, r->nfpragmas + 1)) {
 			free(copy);
 			return QB_ENOMEM;
 		}
@@ -1289,19 +1310,10 @@ static int add_comment(struct qb_reader *r)
 		r->bank.nfile_pragmas = r->nfpragmas;
 		return 0;
 	}
-	if (grow((void **)&r->w.pragmas, &r->w.cappragmas, r->w.npragmas + 1, sizeof(*r->w.pragmas))) {
+	if (QB_ARRAY_RESERVE(r->w.pragmas, r->w.cappragmas, r->w.npragmas + 1) ||
+	    QB_ARRAY_RESERVE(r->w.pragma_text, r->w.cappragma_text, r->w.npragmas + 1)) {
 		free(copy);
 		return QB_ENOMEM;
-	}
-	{
-		size_t cap = r->w.cappragmas;
-		char **pt = realloc(r->w.pragma_text, cap * sizeof(*pt));
-
-		if (!pt) {
-			free(copy);
-			return QB_ENOMEM;
-		}
-		r->w.pragma_text = pt;
 	}
 	r->w.pragma_text[r->w.npragmas] = copy;
 	r->w.pragmas[r->w.npragmas].text = copy;
@@ -1363,16 +1375,20 @@ int qb_reader_next(struct qb_reader *r, const struct qb_question **out)
 
 static int next_question(struct qb_reader *r, const struct qb_question **out)
 {
+	struct slot *s = NULL;
 	int ret, err;
 
-	struct slot *s;
-
 	*out = NULL;
+	r->started = 1;
 	if (r->done)
 		return 0;
-	s = free_slot(r);
-	if (!s)
-		return QB_EINVAL;  /* the caller holds every slot: release one first */
+	if (r->slots) {
+		s = free_slot(r);
+		if (!s)
+			return QB_EINVAL;  /* the caller holds every slot: release one first */
+	} else {
+		clear_pragmas(&r->w);  /* the previous question's */
+	}
 	reset_question(r);
 
 	while ((ret = advance(r)) == 1) {
@@ -1427,6 +1443,11 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 			r->q.schema_invalid = flush_errors(r, start, end, r->q.id) > 0 ||
 					      r->over_limit;
 			r->advance_with_next = 1;
+			if (!s) {
+				/* valid until the next call, which moves the parser on */
+				*out = &r->q;
+				return 1;
+			}
 			/* pragmas go with this question; the next one starts with none */
 			if ((err = hand_out(r, qn, s)))
 				return err;

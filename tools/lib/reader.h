@@ -29,11 +29,6 @@ struct qb_reader_opts {
 	size_t file_index;
 	qb_reader_diag_fn on_diag;
 	void *diag_ctx;
-	/* How many questions the caller may hold at once. 0 or 1: a question
-	 * stays valid until the next call to qb_reader_next. More: each stays
-	 * valid until the caller gives it back with qb_reader_release, which
-	 * lets another thread lint a question while the reader parses on. */
-	size_t slots;
 };
 
 /* Opens PATH. I/O problems (missing, unreadable, not a regular file) are
@@ -50,13 +45,9 @@ int qb_reader_open_memory(struct qb_reader **out, const char *name, const char *
 
 /* Moves to the next question: returns 1 and sets *out, 0 at the end of the
  * file (or after a fatal syntax error, which has been reported), or a
- * negative error code. Findings go to opts->on_diag during the call. */
+ * negative error code. Findings go to opts->on_diag during the call. The
+ * question stays valid until the next call or qb_reader_free. */
 int qb_reader_next(struct qb_reader *r, const struct qb_question **out);
-
-/* Gives back a question of a reader opened with slots > 1 (QB_EINVAL from
- * qb_reader_next when all are held). Call it on the thread that calls
- * qb_reader_next: the question's nodes belong to the parser's document. */
-void qb_reader_release(struct qb_reader *r, const struct qb_question *q);
 
 /* The <bank> element's information; complete (title, description, file
  * pragmas) once qb_reader_next has returned 0. */

@@ -14,17 +14,24 @@
 	X(BANK_KEY_POSITION_BALANCE)    \
 	X(CUE_ABSOLUTE_TERMS)           \
 	X(CUE_LONGEST_OPTION)           \
+	X(CUE_STEM_ECHO)                \
 	X(EXPLANATION_COVERAGE)         \
 	X(EXPLANATION_MISSING)          \
 	X(ID_DUPLICATE)                 \
 	X(IMG_MISSING)                  \
 	X(IMG_UNSAFE_PATH)              \
+	X(IMPORT_ENCODING)              \
+	X(IMPORT_GRADE_CHANGED)         \
+	X(IMPORT_MARKUP_DROPPED)        \
+	X(IMPORT_REFUSED)               \
+	X(IMPORT_UNSUPPORTED_TYPE)      \
 	X(KEY_ALL_CORRECT)              \
 	X(KEY_MISSING)                  \
 	X(KEY_MULTIPLE)                 \
 	X(KEY_RATIONALE_CONFLICT)       \
 	X(KEY_SELECT_MISMATCH)          \
 	X(LIMIT_EXCEEDED)               \
+	X(NUMERIC_TOLERANCE_MISSING)    \
 	X(OPTION_ALL_OF_THE_ABOVE)      \
 	X(OPTION_COUNT)                 \
 	X(OPTION_DUPLICATE)             \

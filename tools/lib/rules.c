@@ -45,6 +45,19 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: key 'Gradient compression, which quantises or sparsifies gradients before the all-reduce' "
 	  "against one-word distractors.\nGood: options of similar length.",
 	  qb_rule_cue_longest_option, NULL },
+	[QB_RULE_CUE_STEM_ECHO] = { "cue-stem-echo", QB_SEV_INFO,
+	  "content words of the stem appear again only in the key",
+	  "Words of the stem repeated in the correct option and in no distractor (Haladyna's 'clang "
+	  "association') let a candidate find the key by matching words instead of knowing the "
+	  "answer. Checked on single questions with exactly one correct option and at least two "
+	  "distractors: words of the stem of at least 5 letters (not function words such as "
+	  "'which' or 'following', not numbers), found as whole words in the key's normalised text "
+	  "and in no distractor's. Reported once per question when at least two such words echo "
+	  "(one shared word is usually just the subject of the question), naming up to three.\n"
+	  "Bad: stem 'Which effect describes a gradient shrinking through deep layers?', key "
+	  "'The gradient shrinking effect'.\nGood: key 'Vanishing gradients', or the echoed words "
+	  "in a distractor as well.",
+	  qb_rule_cue_stem_echo, NULL },
 	[QB_RULE_EXPLANATION_COVERAGE] = { "explanation-coverage", QB_SEV_ERROR,
 	  "explanation or rationale coverage is below the configured minimum",
 	  "Reported once per run when --min-explanation-coverage or --min-rationale-coverage (or the "
@@ -82,6 +95,55 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <img src=\"../private/key.png\" alt=\"x\"/> or <img src=\"https://example.org/a.png\" alt=\"x\"/>\n"
 	  "Good: <img src=\"img/ring-allreduce.png\" alt=\"Ring all-reduce\"/>",
 	  qb_rule_img_unsafe_path, NULL },
+	[QB_RULE_IMPORT_ENCODING] = { "import-encoding", QB_SEV_WARNING,
+	  "qbank import read bytes that are not UTF-8 as Windows-1252",
+	  "Reported by qbank import, not by lint: a source file that is not UTF-8 (GIFT or Aiken "
+	  "saved by an older editor) has its invalid bytes read as Windows-1252 (Latin-1 where "
+	  "that has no character) and control characters XML cannot hold dropped, so that the "
+	  "bank is UTF-8; check the question's text. The question is imported; the exit status "
+	  "is 1.\n"
+	  "Bad: a GIFT file saved as Windows-1252 (Caf\\xE9).\n"
+	  "Good: the file converted with iconv -f WINDOWS-1252 -t UTF-8 first.",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_GRADE_CHANGED] = { "import-grade-changed", QB_SEV_WARNING,
+	  "qbank import changed how a question is marked: the bank cannot express its partial credit",
+	  "Reported by qbank import, not by lint. A bank marks a single question by its one key, a "
+	  "multiple question by equal shares of its keys, and accepts a short or numeric answer at "
+	  "full marks or not at all. A source answer worth part of the mark (GIFT %50%, Moodle "
+	  "fractions) is therefore changed, and the finding says what the bank does instead (a "
+	  "partial short or numeric answer is left out). The question is imported; the exit status "
+	  "is 1.\n"
+	  "Bad: ::Q::Best animal?{=Frog =%50%Cat}\n"
+	  "Good: ::Q::Best animal?{=Frog =Toad}",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
+	  "qbank import reduced a text's HTML markup to its text",
+	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
+	  "editor) is read with libxml2's HTML parser and only its text is kept, so bold, lists "
+	  "or tables are lost; the finding names the question. The question is imported; the exit "
+	  "status is 1.\n"
+	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
+	  "Good: ::Q::Match the activity to its description.{...}",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_REFUSED] = { "import-refused", QB_SEV_ERROR,
+	  "qbank import left out a question its source does not state completely",
+	  "Reported by qbank import, not by lint: a question of an Aiken, GIFT or Moodle XML file "
+	  "that does not say what it means (an Aiken question without an ANSWER line, or whose "
+	  "ANSWER names no option; fewer than two options) is left out of the imported bank, and "
+	  "the finding names its line. The other questions of the file are imported; the exit "
+	  "status is 1.\n"
+	  "Bad: an Aiken question with options A) to C) and 'ANSWER: D'.\n"
+	  "Good: 'ANSWER: B', naming one of the options.",
+	  NULL, NULL },
+	[QB_RULE_IMPORT_UNSUPPORTED_TYPE] = { "import-unsupported-type", QB_SEV_WARNING,
+	  "qbank import left out a question whose type a bank has no equivalent for",
+	  "Reported by qbank import, not by lint: descriptions, cloze (multianswer), calculated, "
+	  "drag-and-drop, gapselect, ordering, random and plugin question types have no bank "
+	  "equivalent; the question is left out, naming its file, line and type, and nothing is "
+	  "guessed. The exit status is 1.\n"
+	  "Bad: a GIFT block without an answer block (a Moodle description).\n"
+	  "Good: a GIFT question with its {answer block}.",
+	  NULL, NULL },
 	[QB_RULE_KEY_ALL_CORRECT] = { "key-all-correct", QB_SEV_WARNING,
 	  "every option of a multiple-answer question is correct",
 	  "A multiple-answer question whose options are all correct rewards selecting everything and "
@@ -112,11 +174,14 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  qb_rule_key_rationale_conflict, NULL },
 	[QB_RULE_KEY_SELECT_MISMATCH] = { "key-select-mismatch", QB_SEV_ERROR,
 	  "select, or 'Select N' in the stem, disagrees with the number of correct options",
-	  "The select attribute and wording such as 'Select 3', 'choose two', 'Pick 2 options' or "
-	  "'select three of the following' in the stem (digits, or the words one to ten, after "
-	  "select, choose, pick, mark or tick) promise a number of correct options; it must equal the "
-	  "number marked correct. '(Select all that apply)' promises no number, and 'Pick 2 nodes at "
-	  "random' is not an instruction.\n"
+	  "The select attribute and wording such as 'Select 3', 'choose two', 'Pick 2 options', "
+	  "'select three of the following', 'Choose two reasons why ...', 'Identify three causes "
+	  "that ...', 'Which two of the following ...' or 'Which two statements are true?' anywhere "
+	  "in the stem (digits, or the words one to ten, after select, choose, pick, mark, tick, "
+	  "identify or which) promise a number of correct options; it must equal the number marked "
+	  "correct. The finding names the options marked correct. '(Select all that apply)' "
+	  "promises no number, and 'Pick 2 nodes at random' or 'Which 3 nodes run first' is not an "
+	  "instruction.\n"
 	  "Bad: select=\"3\" with two correct options.\nGood: select=\"3\" with three correct options.",
 	  qb_rule_key_select_mismatch, NULL },
 	[QB_RULE_LIMIT_EXCEEDED] = { "limit-exceeded", QB_SEV_ERROR,
@@ -129,6 +194,16 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <question id=\"an-id-of-two-hundred-characters...\">\n"
 	  "Good: <question id=\"pt-dist-07\">",
 	  NULL, NULL },
+	[QB_RULE_NUMERIC_TOLERANCE_MISSING] = { "numeric-tolerance-missing", QB_SEV_WARNING,
+	  "a numeric answer with a fractional part has no tolerance",
+	  "A numeric answer without tolerance is marked by exact equality, so a candidate who "
+	  "rounds differently (0.17 or 0.1667 for 1/6) scores 0. Reported for an <answer> of a "
+	  "numeric question whose value has a fractional part or an exponent and no tolerance "
+	  "attribute. Whole numbers (a count of GPUs) are exact by nature and are left alone; "
+	  "write tolerance=\"0\" to say that an exact decimal is meant.\n"
+	  "Bad: <answer>0.167</answer>\n"
+	  "Good: <answer tolerance=\"0.001\">0.167</answer>",
+	  qb_rule_numeric_tolerance_missing, NULL },
 	[QB_RULE_OPTION_ALL_OF_THE_ABOVE] = { "option-all-of-the-above", QB_SEV_WARNING,
 	  "an option says 'all of the above'",
 	  "'All of the above' can be answered from partial knowledge (two true options suffice) and "
@@ -213,7 +288,10 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	[QB_RULE_SUPPRESSION_UNUSED] = { "suppression-unused", QB_SEV_WARNING,
 	  "an inline suppression suppresses nothing",
 	  "A <!-- qbank-disable RULE -- reason --> comment before a question, or a qbank-disable-file "
-	  "comment, that matches no finding is stale and hides future problems.\n"
+	  "comment, that matches no finding is stale and hides future problems. 'qbank-disable: RULE' "
+	  "and 'qbank-disable=RULE' are read as 'qbank-disable RULE'; a comment in another linter's "
+	  "habit that qbank does not read ('qbank-disable-next-line', 'qbank-ignore', "
+	  "'qbank-noqa', ...) is reported here too, since it suppresses nothing.\n"
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
@@ -255,10 +333,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Good: no DOCTYPE; write &lt; &amp; &gt; &quot; &apos; or the character itself.",
 	  NULL, NULL },
 	[QB_RULE_XML_ENCODING] = { "xml-encoding", QB_SEV_ERROR,
-	  "the file is not UTF-8 (UTF-16, or another declared encoding)",
+	  "the file is not UTF-8 (UTF-16, another declared encoding, or bytes that are not UTF-8)",
 	  "Bank files are UTF-8 so that diffs, grep and review in pull requests work on them and "
 	  "line numbers mean the same everywhere. A UTF-16 file (byte-order mark) or an XML "
-	  "declaration naming another encoding is not read.\n"
+	  "declaration naming another encoding is not read, and a byte that is not UTF-8 (a Latin-1 "
+	  "0xE9 for an accented e, pasted from an old file) stops the parse; the finding names the "
+	  "bytes, the column and the iconv command that converts the file.\n"
 	  "Bad: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
 	  "Good: <?xml version=\"1.0\" encoding=\"UTF-8\"?> (convert with iconv -t UTF-8).",
 	  NULL, NULL },

@@ -1,7 +1,9 @@
-# sh junit-check.sh FILE: well-formed JUnit with unique test case names per
-# suite and failure counts that add up.
+# sh junit-check.sh FILE: JUnit valid against the schema of what Jenkins and
+# GitLab read (junit-ci.xsd, beside this script), with unique test case
+# names per suite and failure counts that add up.
 f=$1
-xmllint --noout "$f" || exit 1
+xmllint --noout --schema "$(dirname "$0")/junit-ci.xsd" "$f" 2>&1 >/dev/null |
+	grep -v ' validates$' && exit 1
 x() { xmllint --xpath "$1" "$f"; }
 [ "$(x 'name(/*)')" = testsuites ] || { echo "root is not testsuites"; exit 1; }
 [ "$(x 'count(//testcase)')" = "$(x 'string(/testsuites/@tests)')" ] || { echo "tests attribute"; exit 1; }

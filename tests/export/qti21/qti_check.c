@@ -785,7 +785,7 @@ static void reader_diag(void *ctx, const char *file, unsigned long line, enum qb
 
 static size_t check_bank(const char *path, xmlSchemaPtr bank_schema)
 {
-	struct qb_reader_opts ro = { bank_schema, 0, reader_diag, NULL, 1 };
+	struct qb_reader_opts ro = { bank_schema, 0, reader_diag, NULL };
 	struct qb_reader *r = NULL;
 	struct qb_error err = { 0, "" };
 	const struct qb_question *q;

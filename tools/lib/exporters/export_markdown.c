@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../atomic.h"
+#include "../core/array.h"
 #include "../core/buf.h"
 #include "../text.h"
 #include "md.h"
@@ -91,9 +92,8 @@ struct md_state {
 	double total;              /* points */
 	/* forms: the questions of the current category */
 	struct md_item **group;
-	size_t ngroup, cap;
+	size_t ngroup, capgroup;
 	size_t gfile, gserial;
-	struct qb_error *err;      /* for a failed write, which the hooks cannot report */
 };
 
 /* ---- file names and header ---------------------------------------------- */
@@ -238,7 +238,6 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return QB_ENOMEM;
-	st->err = err;
 	st->answers = o->answers;
 	st->nforms = o->forms;
 	st->seed = o->has_seed ? (uint64_t)o->seed : 0;
@@ -378,12 +377,12 @@ static int flush_group(struct md_state *st)
 	return rc;
 }
 
-int qb_md_bank(void *state, const struct qb_bank_info *b)
+int qb_md_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 {
 	struct md_state *st = state;
 	int rc = bank(st, b);
 
-	return rc == QB_EIO ? write_failed(st, st->err) : rc;
+	return rc == QB_EIO ? write_failed(st, err) : rc;
 }
 
 static int question(struct md_state *st, const struct qb_question *q)
@@ -413,34 +412,24 @@ static int question(struct md_state *st, const struct qb_question *q)
 	}
 	if (st->ngroup > 0 && (q->file_index != st->gfile || q->category_serial != st->gserial))
 		rc = flush_group(st);
-	if (!rc && st->ngroup == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 64;
-		/* an array of pointers: sizeof(*g) is meant */
-		struct md_item **g = realloc(st->group, cap * sizeof(*g));  /* NOLINT(bugprone-sizeof-expression) */
-
-		if (!g)
-			rc = QB_ENOMEM;
-		else {
-			st->group = g;
-			st->cap = cap;
-		}
-	}
+	/* an array of pointers: sizeof(*st->group) is meant */
+	if (!rc)
+		rc = QB_ARRAY_PUSH(st->group, st->ngroup, st->capgroup, it);  /* NOLINT(bugprone-sizeof-expression) */
 	if (rc) {
 		md_item_free(it);
 		return rc;
 	}
 	st->gfile = q->file_index;
 	st->gserial = q->category_serial;
-	st->group[st->ngroup++] = it;
 	return 0;
 }
 
-int qb_md_question(void *state, const struct qb_question *q)
+int qb_md_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct md_state *st = state;
 	int rc = question(st, q);
 
-	return rc == QB_EIO ? write_failed(st, st->err) : rc;
+	return rc == QB_EIO ? write_failed(st, err) : rc;
 }
 
 /* "Total: 31 points", the sum printed without a locale's decimal comma. */

@@ -40,7 +40,6 @@ struct moodle {
 	struct qb_atomic *out;
 	xmlOutputBufferPtr ob;
 	struct qb_xw x;            /* the writer (x.w NULL until opened) */
-	struct qb_error *err;      /* the caller's, for write errors during the run */
 	struct qb_moodle_field field;
 	struct qb_buf tmp, tmp2;
 	struct qb_buf feedback;    /* the combined feedback fields, written once */
@@ -751,7 +750,6 @@ int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error
 	if (!st)
 		return QB_ENOMEM;
 	st->field = f0;
-	st->err = err;
 	rc = qb_atomic_open(&st->out, o->output, err);
 	if (rc) {
 		free(st);
@@ -773,12 +771,14 @@ int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error
 	return 0;
 }
 
-int qb_moodle_bank(void *state, const struct qb_bank_info *b)
+int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 {
 	struct moodle *st = state;
 	size_t len;
 	const char *t = b->title ? qb_text_trim(b->title, &len) : NULL;
 	int rc;
+
+	(void)err;   /* nothing is written here: only memory can run out */
 
 	free(st->title);
 	free(st->info);
@@ -878,7 +878,19 @@ static int write_question(struct moodle *st, const struct qb_question *q)
 	return rc ? rc : qb_xw_end(w);
 }
 
-int qb_moodle_question(void *state, const struct qb_question *q)
+/* Names the output and the cause of a failed write, taken from the
+ * failed write itself (a full disk, say) when the output recorded it, else
+ * from ERRNO_NOW, read right after the failure. Returns QB_EIO. */
+static int write_failed(const struct moodle *st, int errno_now, struct qb_error *err)
+{
+	int e = qb_atomic_write_error(st->out);
+
+	qb_error_set(err, QB_EIO, "%s: write failed: %s", qb_atomic_path(st->out),
+		     strerror(e ? e : errno_now ? errno_now : EIO));
+	return QB_EIO;
+}
+
+int qb_moodle_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct moodle *st = state;
 	int rc;
@@ -888,17 +900,17 @@ int qb_moodle_question(void *state, const struct qb_question *q)
 	st->field.bank_file = q->file;
 	if (check_question(st, q) || st->nproblems || st->broken)
 		return 0;   /* keep checking; commit fails and writes nothing */
+	errno = 0;
 	rc = write_question(st, q);
 	if (rc == QB_ENOMEM)
 		return rc;
 	if (rc) {
 		st->broken = 1;
-		if (st->field.rc)
+		if (st->field.rc) {
 			problem(st, q, 0, "%s", st->field.why);
-		else
-			qb_error_set(st->err, QB_EIO, "%s: write failed: %s", qb_atomic_path(st->out),
-				     strerror(errno ? errno : EIO));
-		return st->field.rc ? 0 : QB_EIO;
+			return 0;
+		}
+		return write_failed(st, errno, err);
 	}
 	return 0;
 }
@@ -919,9 +931,9 @@ int qb_moodle_commit(void *state, struct qb_error *err)
 		qb_moodle_abort(st);
 		return QB_EREFUSED;
 	}
+	errno = 0;
 	if (qb_xw_finish(&st->x)) {
-		qb_error_set(err, QB_EIO, "%s: write failed: %s", qb_atomic_path(out),
-			     strerror(errno ? errno : EIO));
+		write_failed(st, errno, err);
 		qb_moodle_abort(st);
 		return QB_EIO;
 	}

@@ -41,6 +41,8 @@
 #include <utf8proc.h>
 
 #include "../atomic.h"
+#include "../core/array.h"
+#include "../core/map.h"
 #include "../imgpath.h"
 #include "../text.h"
 #include "qti_internal.h"
@@ -89,10 +91,13 @@ struct qti {
 	uint32_t *refs;        /* images of each item (item_rec.media, .nmedia) */
 	size_t nrefs, caprefs;
 
-	struct qti_map ids;    /* question id -> item */
-	struct qti_map names;  /* case-folded entry names in use (presence) */
-	struct qti_map secmap; /* section key -> section */
-	struct qti_map medmap; /* resolved image path -> media */
+	uint64_t *names;       /* hashes of the case-folded entry names in use */
+	size_t nnames, capnames;
+
+	struct qb_map ids;     /* question id -> item */
+	struct qb_map namemap; /* -> names */
+	struct qb_map secmap;  /* section key -> section */
+	struct qb_map medmap;  /* resolved image path -> media */
 
 	/* the current bank file */
 	char *bank_title;
@@ -135,22 +140,6 @@ static int arena_add(struct qti *st, const char *s, size_t len, size_t *off)
 	return 0;
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	p = realloc(*v, c * size);
-	if (!p)
-		return QB_ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 static void fail(struct qti *st, int rc, const struct qb_error *e)
 {
 	if (st->failed)
@@ -160,6 +149,15 @@ static void fail(struct qti *st, int rc, const struct qb_error *e)
 		st->failure = *e;
 	else
 		qb_error_set(&st->failure, rc, "qti21: %s", qb_error_str(rc));
+}
+
+/* The first I/O or memory error, passed up as it was recorded; 0 when
+ * there was none. */
+static int failed(const struct qti *st, struct qb_error *err)
+{
+	if (st->failed)
+		*err = st->failure;
+	return st->failed;
 }
 
 static void problem(struct qti *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -185,32 +183,71 @@ static uint64_t hash_str(const char *s)
 	return qb_hash64(s, strlen(s));
 }
 
-struct str_eq {
+/* Records (items, sections, media) indexed by a string key, kept in the
+ * arena at offset FIELD of each record: the context of keyed_ops. */
+struct keyed {
 	const struct qti *st;
-	const char *key;
-	size_t field;          /* offsetof the arena offset in the record */
 	const void *base;
 	size_t size;
+	size_t field;
 };
 
-static int eq_record(void *ctx, uint32_t val)
+#define KEYED(st, v, type, field) { (st), (v), sizeof(type), offsetof(type, field) }
+
+static const char *keyed_str(const struct keyed *k, size_t rec)
 {
-	const struct str_eq *e = ctx;
-	const char *rec = (const char *)e->base + (size_t)val * e->size;
 	size_t off;
 
-	memcpy(&off, rec + e->field, sizeof(off));
-	return strcmp(str(e->st, off), e->key) == 0;
+	memcpy(&off, (const char *)k->base + rec * k->size + k->field, sizeof(off));
+	return str(k->st, off);
 }
 
-static uint32_t find_id(const struct qti *st, const char *id)
+static uint64_t keyed_hash(void *ctx, size_t rec)
 {
-	struct str_eq e = { st, id, offsetof(struct item_rec, id), st->items, sizeof(st->items[0]) };
+	return hash_str(keyed_str(ctx, rec));
+}
 
-	return qti_map_find(&st->ids, hash_str(id), eq_record, &e);
+static int keyed_same(void *ctx, size_t rec, const void *key)
+{
+	return strcmp(keyed_str(ctx, rec), key) == 0;
+}
+
+static const struct qb_map_ops keyed_ops = { keyed_hash, keyed_same };
+
+static size_t find_id(const struct qti *st, const char *id)
+{
+	struct keyed k = KEYED(st, st->items, struct item_rec, id);
+
+	return qb_map_find(&st->ids, hash_str(id), &keyed_ops, &k, id);
 }
 
 /* ---- entry names -------------------------------------------------------- */
+
+static uint64_t name_hash(void *ctx, size_t rec)
+{
+	return ((const struct qti *)ctx)->names[rec];
+}
+
+static int name_same(void *ctx, size_t rec, const void *key)
+{
+	return ((const struct qti *)ctx)->names[rec] == *(const uint64_t *)key;
+}
+
+static const struct qb_map_ops name_ops = { name_hash, name_same };
+
+/* Marks the name whose key is KEY as used; 1 when it was used already. */
+static int take_name(struct qti *st, uint64_t key)
+{
+	if (qb_map_find(&st->namemap, key, &name_ops, st, &key) != QB_MAP_NONE)
+		return 1;
+	if (QB_ARRAY_PUSH(st->names, st->nnames, st->capnames, key))
+		return QB_ENOMEM;
+	if (qb_map_insert(&st->namemap, key, st->nnames - 1, &name_ops, st)) {
+		st->nnames--;
+		return QB_ENOMEM;
+	}
+	return 0;
+}
 
 /* Names must differ without regard to case as well: importers unpack the
  * zip, and on a case-insensitive file system Q1.xml would overwrite q1.xml. */
@@ -238,6 +275,7 @@ static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, cons
 	size_t start = out->len;
 	unsigned long k;
 	uint64_t key;
+	int rc;
 
 	for (k = 1;; k++) {
 		out->len = start;
@@ -248,8 +286,9 @@ static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, cons
 		if (qb_buf_adds(out, ext))
 			return QB_ENOMEM;
 		name_key(out->ptr + start, &key);
-		if (qti_map_find(&st->names, key, NULL, NULL) == QTI_MAP_NONE)
-			return qti_map_put(&st->names, key, 0);
+		rc = take_name(st, key);
+		if (rc <= 0)
+			return rc;
 	}
 }
 
@@ -293,7 +332,7 @@ static int gen_id(struct qti *st, const char *base, size_t *off)
 	for (k = 1; !rc; k++) {
 		qb_buf_clear(&b);
 		rc = k > 1 ? qb_buf_printf(&b, "%s-%lu", base, k) : qb_buf_adds(&b, base);
-		if (!rc && find_id(st, b.ptr) == QTI_MAP_NONE)
+		if (!rc && find_id(st, b.ptr) == QB_MAP_NONE)
 			break;
 	}
 	if (!rc)
@@ -304,11 +343,11 @@ static int gen_id(struct qti *st, const char *base, size_t *off)
 
 /* ---- images ------------------------------------------------------------- */
 
-static uint32_t find_media(const struct qti *st, const char *real)
+static size_t find_media(const struct qti *st, const char *real)
 {
-	struct str_eq e = { st, real, offsetof(struct media, real), st->media, sizeof(st->media[0]) };
+	struct keyed k = KEYED(st, st->media, struct media, real);
 
-	return qti_map_find(&st->medmap, hash_str(real), eq_record, &e);
+	return qb_map_find(&st->medmap, hash_str(real), &keyed_ops, &k, real);
 }
 
 /* Packs image SRC of the current question, whose file resolves to REAL,
@@ -334,7 +373,7 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 		return rc;
 	}
 	if (!rc)
-		rc = grow((void **)&st->media, &st->capmedia, st->nmedia, sizeof(*st->media));
+		rc = QB_ARRAY_RESERVE(st->media, st->capmedia, st->nmedia + 1);
 	if (!rc)
 		rc = unique_name(st, &name, MEDIA_DIR, norm, base_len, dot);
 	if (!rc) {
@@ -346,8 +385,11 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 	}
 	if (!rc)
 		rc = qti_zip_add(st->zip, name.ptr, bytes.ptr ? bytes.ptr : "", bytes.len, &e);
-	if (!rc)
-		rc = qti_map_put(&st->medmap, hash_str(real), (uint32_t)st->nmedia);
+	if (!rc) {
+		struct keyed k = KEYED(st, st->media, struct media, real);
+
+		rc = qb_map_insert(&st->medmap, hash_str(real), st->nmedia, &keyed_ops, &k);
+	}
 	qb_buf_dispose(&name);
 	qb_buf_dispose(&bytes);
 	if (rc) {
@@ -365,7 +407,7 @@ static int add_ref(struct qti *st, uint32_t idx)
 	for (i = st->refs_start; i < st->nrefs; i++)
 		if (st->refs[i] == idx)
 			return 0;
-	if (grow((void **)&st->refs, &st->caprefs, st->nrefs, sizeof(*st->refs)))
+	if (QB_ARRAY_RESERVE(st->refs, st->caprefs, st->nrefs + 1))
 		return QB_ENOMEM;
 	st->refs[st->nrefs++] = idx;
 	return 0;
@@ -382,6 +424,7 @@ static const char *img_src(void *ctx, const char *src)
 	const char *why = NULL, *result = "";
 	char *resolved = NULL, *real = NULL;
 	uint32_t idx;
+	size_t found;
 	int v;
 
 	qb_buf_clear(&st->src);
@@ -401,8 +444,10 @@ static const char *img_src(void *ctx, const char *src)
 		problem(st, "img src '%s': %s", src, strerror(errno));
 		goto done;
 	}
-	idx = find_media(st, real);
-	if (idx == QTI_MAP_NONE && add_media(st, src, real, norm.ptr, &idx))
+	found = find_media(st, real);
+	if (found != QB_MAP_NONE)
+		idx = (uint32_t)found;
+	else if (add_media(st, src, real, norm.ptr, &idx))
 		goto done;
 	if (add_ref(st, idx) || qb_buf_adds(&st->src, "media/") ||
 	    qti_buf_add_uri(&st->src, str(st, st->media[idx].entry) + strlen(MEDIA_DIR))) {
@@ -419,25 +464,26 @@ done:
 
 /* ---- sections ----------------------------------------------------------- */
 
-static uint32_t find_section(const struct qti *st, const char *key)
+static size_t find_section(const struct qti *st, const char *key)
 {
-	struct str_eq e = { st, key, offsetof(struct section, key), st->sections,
-			    sizeof(st->sections[0]) };
+	struct keyed k = KEYED(st, st->sections, struct section, key);
 
-	return qti_map_find(&st->secmap, hash_str(key), eq_record, &e);
+	return qb_map_find(&st->secmap, hash_str(key), &keyed_ops, &k, key);
 }
 
 static int add_section(struct qti *st, const char *key, size_t key_len, const char *title,
 		       uint32_t *idx)
 {
 	struct section *s;
+	struct keyed k;
 
-	if (grow((void **)&st->sections, &st->capsections, st->nsections, sizeof(*st->sections)))
+	if (QB_ARRAY_RESERVE(st->sections, st->capsections, st->nsections + 1))
 		return QB_ENOMEM;
 	s = &st->sections[st->nsections];
 	memset(s, 0, sizeof(*s));
+	k = (struct keyed)KEYED(st, st->sections, struct section, key);
 	if (arena_add(st, key, key_len, &s->key) || arena_add(st, title, strlen(title), &s->title) ||
-	    qti_map_put(&st->secmap, hash_str(str(st, s->key)), (uint32_t)st->nsections))
+	    qb_map_insert(&st->secmap, hash_str(str(st, s->key)), st->nsections, &keyed_ops, &k))
 		return QB_ENOMEM;
 	*idx = (uint32_t)st->nsections++;
 	return 0;
@@ -469,8 +515,11 @@ static int section_for(struct qti *st, const struct qb_question *q, uint32_t *id
 			     qti_buf_add_collapsed(&title, q->categories[i]);
 	}
 	if (!rc) {
-		*idx = find_section(st, key.ptr);
-		if (*idx == QTI_MAP_NONE)
+		size_t found = find_section(st, key.ptr);
+
+		if (found != QB_MAP_NONE)
+			*idx = (uint32_t)found;
+		else
 			rc = add_section(st, key.ptr, key.len, title.ptr ? title.ptr : "", idx);
 	}
 	if (!rc) {
@@ -500,10 +549,11 @@ static void state_free(struct qti *st)
 	free(st->sections);
 	free(st->media);
 	free(st->refs);
-	qti_map_dispose(&st->ids);
-	qti_map_dispose(&st->names);
-	qti_map_dispose(&st->secmap);
-	qti_map_dispose(&st->medmap);
+	free(st->names);
+	qb_map_dispose(&st->ids);
+	qb_map_dispose(&st->namemap);
+	qb_map_dispose(&st->secmap);
+	qb_map_dispose(&st->medmap);
 	free(st->bank_title);
 	free(st->lang);
 	free(st);
@@ -520,17 +570,18 @@ int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *e
 		return QB_ENOMEM;
 	rc = qb_atomic_open(&st->out, o->output, err);
 	if (!rc)
-		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out), err);
+		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out),
+				  o->one_thread, err);
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
 	/* the fixed names are taken before any item can want them */
 	if (!rc) {
 		name_key(TEST_FILE, &key);
-		rc = qti_map_put(&st->names, key, 0);
+		rc = take_name(st, key);
 	}
 	if (!rc) {
 		name_key(MANIFEST_FILE, &key);
-		rc = qti_map_put(&st->names, key, 0);
+		rc = take_name(st, key);
 	}
 	if (rc) {
 		state_free(st);
@@ -540,14 +591,14 @@ int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *e
 	return 0;
 }
 
-int qb_qti_bank(void *state, const struct qb_bank_info *b)
+int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 {
 	struct qti *st = state;
 	struct qb_buf title = QB_BUF_INIT;
 	int rc = 0;
 
 	if (st->failed)
-		return 0;
+		return failed(st, err);
 	free(st->bank_title);
 	free(st->lang);
 	st->bank_title = st->lang = NULL;
@@ -571,10 +622,10 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b)
 	qb_buf_dispose(&title);
 	if (rc)
 		fail(st, rc, NULL);
-	return 0;
+	return failed(st, err);
 }
 
-int qb_qti_question(void *state, const struct qb_question *q)
+int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
 	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st, NULL } };
@@ -586,9 +637,9 @@ int qb_qti_question(void *state, const struct qb_question *q)
 	int rc;
 
 	if (st->failed || !q->id)
-		return 0;
+		return failed(st, err);
 	st->q = q;
-	if (find_id(st, q->id) != QTI_MAP_NONE) {
+	if (find_id(st, q->id) != QB_MAP_NONE) {
 		problem(st, "the id '%s' is used by an earlier question; QTI identifiers and "
 			"package resources must be unique", q->id);
 		goto done;
@@ -612,7 +663,7 @@ int qb_qti_question(void *state, const struct qb_question *q)
 	}
 	if (st->failed || st->nproblems > nproblems)
 		goto done;
-	rc = grow((void **)&st->items, &st->capitems, st->nitems, sizeof(*st->items));
+	rc = QB_ARRAY_RESERVE(st->items, st->capitems, st->nitems + 1);
 	if (!rc)
 		rc = item_name(st, &name, q->id);
 	if (!rc) {
@@ -627,8 +678,11 @@ int qb_qti_question(void *state, const struct qb_question *q)
 			    strncmp(name.ptr + strlen(ITEM_DIR), q->id, strlen(q->id)) != 0))
 			rc = arena_add(st, name.ptr, name.len, &r->file);
 	}
-	if (!rc)
-		rc = qti_map_put(&st->ids, hash_str(q->id), (uint32_t)st->nitems);
+	if (!rc) {
+		struct keyed k = KEYED(st, st->items, struct item_rec, id);
+
+		rc = qb_map_insert(&st->ids, hash_str(q->id), st->nitems, &keyed_ops, &k);
+	}
 	if (!rc) {
 		rc = qti_zip_add(st->zip, name.ptr, xmlBufferContent(st->xbuf),
 				 (size_t)xmlBufferLength(st->xbuf), &e);
@@ -644,7 +698,7 @@ int qb_qti_question(void *state, const struct qb_question *q)
 done:
 	st->q = NULL;
 	qb_buf_dispose(&name);
-	return 0;
+	return failed(st, err);
 }
 
 /* ---- the test and the manifest ------------------------------------------ */

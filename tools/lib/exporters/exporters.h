@@ -1,24 +1,25 @@
-/* The exporters' entry points, one family per target (see export.h). */
+/* The exporters' entry points, one family per target (rows of the
+ * exporter table in export.c; the hooks are described in exporter.h). */
 #ifndef QB_EXPORTERS_H
 #define QB_EXPORTERS_H
 
-#include "../export.h"
+#include "../exporter.h"
 
 int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
-int qb_md_bank(void *state, const struct qb_bank_info *b);
-int qb_md_question(void *state, const struct qb_question *q);
+int qb_md_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_md_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_md_commit(void *state, struct qb_error *err);
 void qb_md_abort(void *state);
 
 int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
-int qb_moodle_bank(void *state, const struct qb_bank_info *b);
-int qb_moodle_question(void *state, const struct qb_question *q);
+int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_moodle_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_moodle_commit(void *state, struct qb_error *err);
 void qb_moodle_abort(void *state);
 
 int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
-int qb_qti_bank(void *state, const struct qb_bank_info *b);
-int qb_qti_question(void *state, const struct qb_question *q);
+int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_qti_commit(void *state, struct qb_error *err);
 void qb_qti_abort(void *state);
 

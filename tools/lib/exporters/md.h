@@ -14,6 +14,7 @@
 
 #include <libxml/tree.h>
 
+#include "../core/arena.h"
 #include "../core/buf.h"
 #include "../model.h"
 
@@ -72,35 +73,35 @@ void md_rand_perm(struct md_rand *r, size_t *v, size_t n);
 
 /* ---- one question (md_item.c) ------------------------------------------- */
 
-/* Strings of an item are offsets into its arena; offset 0 is "". */
+/* Strings of an item are copies in its arena; NULL reads as "". */
 struct md_choice {
-	size_t text, rationale, id;
+	const char *text, *rationale, *id;
 	int correct;
 };
 
 struct md_pair {
-	size_t premise, response;
+	const char *premise, *response;
 };
 
 struct md_item {
-	struct qb_buf arena;
+	struct qb_arena arena;
 	enum qb_qtype type;
-	size_t id, points;
+	const char *id, *points;
 	double points_value;
 	uint64_t id_hash;
 	int shuffle, has_select, case_sensitive;
 	long select;
-	size_t stem, explanation, rubric;
+	const char *stem, *explanation, *rubric;
 	int stem_para, explanation_para, rubric_para;   /* opens with a paragraph */
 	struct md_choice *choices;   /* single, multiple; truefalse: True, False */
 	size_t nchoices;
-	size_t *answers;             /* short: accepted answers; numeric: the value */
+	const char **answers;        /* short: accepted answers; numeric: the value */
 	size_t nanswers;
-	size_t tolerance, unit;      /* numeric */
+	const char *tolerance, *unit;   /* numeric */
 	long lines, min_words, max_words;   /* essay (0: not given) */
 	struct md_pair *pairs;
 	size_t npairs;
-	size_t *distractors;
+	const char **distractors;
 	size_t ndistractors;
 };
 
@@ -130,8 +131,5 @@ void md_order_dispose(struct md_order *o);
  * the bank's options. */
 int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 		  const struct md_order *o, unsigned long number, int answers, int forms);
-
-/* Appends an item string for a table cell or heading. */
-const char *md_item_str(const struct md_item *it, size_t off);
 
 #endif

@@ -24,37 +24,40 @@
 
 /* ---- snapshot ----------------------------------------------------------- */
 
-/* Appends B's bytes and a NUL to the arena; *OFF is where they start. */
-static int put(struct md_item *it, size_t *off, const char *s, size_t n)
+/* Sets *OUT to a copy of S[0..N) in the item's arena ("" when empty). */
+static int put(struct md_item *it, const char **out, const char *s, size_t n)
 {
-	int rc;
+	char *copy;
 
-	*off = 0;
+	*out = "";
 	if (n == 0)
 		return 0;
-	*off = it->arena.len;
-	rc = qb_buf_add(&it->arena, s, n);
-	return rc ? rc : qb_buf_addc(&it->arena, '\0');
+	copy = qb_arena_strndup(&it->arena, s, n);
+	if (!copy)
+		return QB_ENOMEM;
+	*out = copy;
+	return 0;
 }
 
-static int put_buf(struct md_item *it, size_t *off, struct qb_buf *b)
+static int put_buf(struct md_item *it, const char **out, struct qb_buf *b)
 {
-	int rc = put(it, off, b->ptr ? b->ptr : "", b->len);
+	int rc = put(it, out, b->ptr ? b->ptr : "", b->len);
 
 	qb_buf_clear(b);
 	return rc;
 }
 
-static int put_plain(struct md_item *it, size_t *off, struct qb_buf *t, const char *s)
+static int put_plain(struct md_item *it, const char **out, struct qb_buf *t, const char *s)
 {
 	int rc = s ? md_plain(t, s, strlen(s)) : 0;
 
-	return rc ? rc : put_buf(it, off, t);
+	return rc ? rc : put_buf(it, out, t);
 }
 
-const char *md_item_str(const struct md_item *it, size_t off)
+/* An item string, "" for one never set. */
+static const char *str(const char *s)
 {
-	return off ? it->arena.ptr + off : "";
+	return s ? s : "";
 }
 
 static long attr_long(const xmlNode *n, const char *name, long dflt)
@@ -185,13 +188,12 @@ int md_item_new(struct md_item **out, const struct qb_question *q, const struct 
 	struct qb_buf t = QB_BUF_INIT;
 	struct md_item *it;
 	const char *id = q->id ? q->id : "";
-	int rc;
+	int rc = 0;
 
 	*out = NULL;
 	it = calloc(1, sizeof(*it));
 	if (!it)
 		return QB_ENOMEM;
-	rc = qb_buf_addc(&it->arena, '\0');      /* offset 0 is "" */
 	it->type = q->type;
 	it->points_value = q->points ? q->points_value : 1.0;
 	it->id_hash = qb_hash64(id, strlen(id));
@@ -253,7 +255,7 @@ void md_item_free(struct md_item *it)
 {
 	if (!it)
 		return;
-	qb_buf_dispose(&it->arena);
+	qb_arena_dispose(&it->arena);
 	free(it->choices);
 	free(it->answers);
 	free(it->pairs);
@@ -346,7 +348,7 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 	int rc = 0, loose = 0, as_list = it->nchoices <= 26;
 
 	for (k = 0; k < it->nchoices && answers; k++)
-		if (md_item_str(it, it->choices[k].rationale)[0])
+		if (str(it->choices[k].rationale)[0])
 			loose = 1;
 	for (k = 0; k < it->nchoices && !rc; k++) {
 		const struct md_choice *c = &it->choices[o->choice[k]];
@@ -357,13 +359,13 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 		rc = qb_buf_printf(b, as_list ? "%s.  %s " : "**%s.** %s ", l,
 				   answers && c->correct ? BOX_TICKED " **(correct)**" : BOX_EMPTY);
 		if (!rc)
-			rc = qb_buf_adds(b, md_item_str(it, c->text));
+			rc = qb_buf_adds(b, str(c->text));
 		if (!rc)
 			rc = qb_buf_adds(b, as_list ? "\n" : "\n\n");
-		if (!rc && answers && c->rationale) {
+		if (!rc && answers && str(c->rationale)[0]) {
 			rc = qb_buf_addc(b, '\n');
 			if (!rc)
-				rc = md_indent(b, md_item_str(it, c->rationale), as_list ? "    " : "");
+				rc = md_indent(b, str(c->rationale), as_list ? "    " : "");
 			if (!rc)
 				rc = qb_buf_addc(b, '\n');
 		}
@@ -371,7 +373,7 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 			rc = qb_buf_addc(b, '\n');
 		if (!rc && c->correct) {
 			if (it->type == QB_Q_TRUEFALSE)
-				rc = qb_buf_printf(key, "%s (%s)", l, md_item_str(it, c->text));
+				rc = qb_buf_printf(key, "%s (%s)", l, str(c->text));
 			else
 				rc = qb_buf_printf(key, "%s%s", nk ? ", " : "", l);
 			nk++;
@@ -398,10 +400,10 @@ static int write_matching(struct qb_buf *b, struct qb_buf *key, const struct md_
 				letter(l, j);
 		if (answers)
 			rc = qb_buf_printf(b, "%zu.  \\_\\_**%s**\\_\\_ %s\n", k + 1, l,
-					   md_item_str(it, it->pairs[pair].premise));
+					   str(it->pairs[pair].premise));
 		else
 			rc = qb_buf_printf(b, "%zu.  " MATCH_BLANK " %s\n", k + 1,
-					   md_item_str(it, it->pairs[pair].premise));
+					   str(it->pairs[pair].premise));
 		if (!rc)
 			rc = qb_buf_printf(key, "%s%zu" EN_DASH "%s", k ? ", " : "", k + 1, l);
 	}
@@ -415,8 +417,8 @@ static int write_matching(struct qb_buf *b, struct qb_buf *key, const struct md_
 
 		letter(l, j);
 		rc = qb_buf_printf(b, nr <= 26 ? "%s.  %s\n" : "**%s.** %s\n\n", l,
-				   r < it->npairs ? md_item_str(it, it->pairs[r].response)
-						  : md_item_str(it, it->distractors[r - it->npairs]));
+				   r < it->npairs ? str(it->pairs[r].response)
+						  : str(it->distractors[r - it->npairs]));
 	}
 	if (!rc)
 		rc = qb_buf_addc(b, '\n');
@@ -428,12 +430,12 @@ static int write_matching(struct qb_buf *b, struct qb_buf *key, const struct md_
 static int write_answer_line(struct qb_buf *b, struct qb_buf *key, const struct md_item *it,
 			     int answers)
 {
-	const char *unit = md_item_str(it, it->unit), *tol = md_item_str(it, it->tolerance);
+	const char *unit = str(it->unit), *tol = str(it->tolerance);
 	size_t i;
 	int rc = 0;
 
 	if (it->type == QB_Q_NUMERIC) {
-		const char *v = it->nanswers ? md_item_str(it, it->answers[0]) : "";
+		const char *v = it->nanswers ? str(it->answers[0]) : "";
 		int has_tol = tol[0] && strspn(tol, "0.\\") != strlen(tol);   /* not 0, 0.0, .00 */
 
 		rc = qb_buf_printf(key, "%s%s%s%s%s", v, has_tol ? " \xc2\xb1 " : "",
@@ -447,14 +449,14 @@ static int write_answer_line(struct qb_buf *b, struct qb_buf *key, const struct 
 		return rc;
 	}
 	for (i = 0; i < it->nanswers && !rc; i++)
-		rc = qb_buf_printf(key, "%s%s", i ? " or " : "", md_item_str(it, it->answers[i]));
+		rc = qb_buf_printf(key, "%s%s", i ? " or " : "", str(it->answers[i]));
 	if (!rc && it->case_sensitive)
 		rc = qb_buf_adds(key, " (case-sensitive)");
 	if (rc || !answers)
 		return rc ? rc : qb_buf_adds(b, "Answer: " ANSWER_LINE "\n\n");
 	rc = qb_buf_adds(b, "Answer: ");
 	for (i = 0; i < it->nanswers && !rc; i++)
-		rc = qb_buf_printf(b, "%s**%s**", i ? " or " : "", md_item_str(it, it->answers[i]));
+		rc = qb_buf_printf(b, "%s**%s**", i ? " or " : "", str(it->answers[i]));
 	if (!rc)
 		rc = qb_buf_adds(b, it->case_sensitive ? " (case-sensitive)\n\n" : "\n\n");
 	return rc;
@@ -475,10 +477,10 @@ static int write_essay(struct qb_buf *b, struct qb_buf *key, const struct md_ite
 	if (!rc)
 		rc = raw_latex(b, cmd);
 	if (!rc)
-		rc = qb_buf_adds(key, md_item_str(it, it->rubric)[0] ? "graded with the rubric"
+		rc = qb_buf_adds(key, str(it->rubric)[0] ? "graded with the rubric"
 								: "graded by hand");
-	if (!rc && answers && md_item_str(it, it->rubric)[0])
-		rc = lead_blocks(b, "**Rubric.**", md_item_str(it, it->rubric), it->rubric_para);
+	if (!rc && answers && str(it->rubric)[0])
+		rc = lead_blocks(b, "**Rubric.**", str(it->rubric), it->rubric_para);
 	return rc;
 }
 
@@ -495,7 +497,7 @@ static int write_mapping(struct qb_buf *key, const struct md_item *it, const str
 
 			letter(l, k);
 			rc = qb_buf_printf(key, "%s%s=%s", k ? ", " : "", l,
-					   md_item_str(it, it->choices[o->choice[k]].id));
+					   str(it->choices[o->choice[k]].id));
 		}
 	} else if (it->type == QB_Q_MATCHING) {
 		for (k = 0; k < it->npairs && !rc; k++)
@@ -508,12 +510,12 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 		  const struct md_order *o, unsigned long number, int answers, int forms)
 {
 	struct qb_buf b = QB_BUF_INIT, lead = QB_BUF_INIT;
-	const char *stem = md_item_str(it, it->stem);
+	const char *stem = str(it->stem);
 	int rc;
 
 	rc = raw_latex(&b, "\\qbbegin");
 	if (!rc)
-		rc = qb_buf_printf(&lead, "**%lu.** *(%s %s)*", number, md_item_str(it, it->points),
+		rc = qb_buf_printf(&lead, "**%lu.** *(%s %s)*", number, str(it->points),
 				   it->points_value == 1.0 ? "point" : "points");
 	if (!rc)
 		rc = lead_blocks(&b, lead.ptr, stem, it->stem_para);
@@ -524,7 +526,7 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 			rc = qb_buf_adds(&b, "*(Select all that apply)*\n\n");
 	}
 	if (!rc)
-		rc = qb_buf_printf(key, "| %lu | %s | ", number, md_item_str(it, it->id));
+		rc = qb_buf_printf(key, "| %lu | %s | ", number, str(it->id));
 	if (!rc) {
 		switch (it->type) {
 		case QB_Q_SINGLE:
@@ -553,8 +555,8 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 	}
 	if (!rc)
 		rc = qb_buf_adds(key, " |\n");
-	if (!rc && answers && md_item_str(it, it->explanation)[0])
-		rc = lead_blocks(&b, "**Explanation.**", md_item_str(it, it->explanation),
+	if (!rc && answers && str(it->explanation)[0])
+		rc = lead_blocks(&b, "**Explanation.**", str(it->explanation),
 				 it->explanation_para);
 	if (!rc)
 		rc = raw_latex(&b, "\\qbend");

@@ -6,6 +6,7 @@
 
 #include <libxml/entities.h>
 
+#include "../core/array.h"
 #include "../error.h"
 #include "../imgpath.h"
 #include "../richtext.h"
@@ -266,16 +267,9 @@ static const char *map_src(void *ctx, const char *src)
 	for (i = 0; i < f->nimg && strcmp(f->img[i].src, src) != 0; i++)
 		;
 	if (i == f->nimg) {
-		if (f->nimg == f->capimg) {
-			size_t cap = f->capimg ? 2 * f->capimg : 4;
-			struct qb_moodle_image *v = realloc(f->img, cap * sizeof(*v));
-
-			if (!v) {
-				set_why(f, QB_ENOMEM, src, "could not be recorded: out of memory");
-				return "";
-			}
-			f->img = v;
-			f->capimg = cap;
+		if (QB_ARRAY_RESERVE(f->img, f->capimg, f->nimg + 1)) {
+			set_why(f, QB_ENOMEM, src, "could not be recorded: out of memory");
+			return "";
 		}
 		f->img[i].src = strdup(src);
 		f->img[i].name = unique_name(f, src);

@@ -2,7 +2,7 @@
  * (manifest, test, media, zip) and the qti_*.c helpers do one job each:
  * qti_item.c writes one assessmentItem (its rich text through
  * ../richtext.h), qti_zip.c writes the deterministic zip, qti_util.c holds
- * the small shared pieces (hash map, numbers, names).
+ * the small shared pieces (numbers, names).
  * Ownership: every object here is created and freed by the exporter's
  * state; nothing keeps a pointer into a question after the call returns. */
 #ifndef QB_QTI_INTERNAL_H
@@ -56,10 +56,14 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 struct qti_zip;
 
 /* A deterministic zip on F (NAME: the output, for messages): every entry is a regular file, mode 0644,
- * owner 0:0, with no timestamp of its own (see qti_zip.c), UTF-8 names. */
-int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err);
-/* Queues a copy of the entry for the zip thread; an error it met on an
- * earlier entry is returned here or by a later call. */
+ * owner 0:0, with no timestamp of its own (see qti_zip.c), UTF-8 names.
+ * ONE_THREAD: compress on the caller's thread instead of a thread of the
+ * zip's own (the same bytes). */
+int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, int one_thread,
+		 struct qb_error *err);
+/* Queues a copy of the entry for the zip thread (or, on one thread, writes
+ * it); an error met on an earlier entry is returned here or by a later
+ * call. */
 int qti_zip_add(struct qti_zip *z, const char *name, const void *data, size_t len,
 		struct qb_error *err);
 /* An XML entry produced by GEN through a writer: GEN runs twice, once to
@@ -73,23 +77,6 @@ int qti_zip_close(struct qti_zip *z, struct qb_error *err);
 void qti_zip_free(struct qti_zip *z);
 
 /* ---- small shared pieces (qti_util.c) ----------------------------------- */
-
-/* Open-addressing map from a 64-bit hash to a 32-bit value. Keys are not
- * stored: the caller compares candidates (EQ) against its own records. */
-struct qti_map {
-	uint64_t *hash;
-	uint32_t *val;
-	size_t cap;             /* power of two, or 0 */
-	size_t n;
-};
-
-#define QTI_MAP_NONE UINT32_MAX
-
-/* The value stored for HASH whose record EQ accepts, or QTI_MAP_NONE. */
-uint32_t qti_map_find(const struct qti_map *m, uint64_t hash,
-		      int (*eq)(void *ctx, uint32_t val), void *ctx);
-int qti_map_put(struct qti_map *m, uint64_t hash, uint32_t val);
-void qti_map_dispose(struct qti_map *m);
 
 /* Shortest decimal text of V that reads back as V ("1", "0.25",
  * "0.3333333333333333"), in the C locale's format whatever the locale. */

@@ -31,7 +31,8 @@
  * would write. An error on the zip thread is kept and returned by the next
  * call. The XML entries written in two passes (test and manifest) and the
  * end of the archive first wait for the queue to empty, then run on the
- * caller's thread. */
+ * caller's thread. Opened for one thread (QBANK_THREADS=1), the zip writes
+ * every entry on the caller's thread as it comes: the same bytes. */
 #include "qti_internal.h"
 
 #include <archive.h>
@@ -225,7 +226,7 @@ static void stop_thread(struct qti_zip *z)
 	pthread_mutex_destroy(&z->mu);
 }
 
-/* The zip thread's error, if it had one (under mu). */
+/* The zip thread's error, if it had one (under mu while the thread runs). */
 static int thread_error(struct qti_zip *z, struct qb_error *err)
 {
 	if (z->rc && err)
@@ -239,6 +240,8 @@ static int drain(struct qti_zip *z, struct qb_error *err)
 {
 	int rc;
 
+	if (!z->running)
+		return thread_error(z, err);
 	pthread_mutex_lock(&z->mu);
 	while (z->n > 0)
 		pthread_cond_wait(&z->room, &z->mu);
@@ -247,7 +250,8 @@ static int drain(struct qti_zip *z, struct qb_error *err)
 	return rc;
 }
 
-int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_error *err)
+int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, int one_thread,
+		 struct qb_error *err)
 {
 	struct qti_zip *z = calloc(1, sizeof(*z));
 
@@ -273,7 +277,7 @@ int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_erro
 		qti_zip_free(z);
 		return QB_EIO;
 	}
-	if (start_thread(z) != 0) {
+	if (!one_thread && start_thread(z) != 0) {
 		qti_zip_free(z);
 		return QB_ENOMEM;
 	}
@@ -281,13 +285,32 @@ int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, struct qb_erro
 	return 0;
 }
 
+/* qti_zip_add without the thread: the entry is written at once. */
+static int add_here(struct qti_zip *z, const char *name, const void *p, size_t len,
+		    struct qb_error *err)
+{
+	int rc = thread_error(z, err);
+
+	if (rc)
+		return rc;
+	rc = write_entry(z, name, p, len, &z->err);
+	if (rc) {
+		z->rc = rc;
+		*err = z->err;
+	}
+	return rc;
+}
+
 int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
 		struct qb_error *err)
 {
 	size_t nlen = strlen(name) + 1;
-	struct entry e = { malloc(len + nlen), NULL, len };
+	struct entry e = { NULL, NULL, len };
 	int rc;
 
+	if (!z->running)
+		return add_here(z, name, p, len, err);
+	e.data = malloc(len + nlen);
 	if (!e.data)
 		return QB_ENOMEM;
 	if (len)

@@ -31,14 +31,14 @@
  *   (the pattern puts \s, & or ( before the last letter and ) or
  *   (?![\w'-]) after it). */
 enum key_word {
-	W_SELECT, W_CHOOSE, W_PICK, W_MARK, W_TICK, W_CHECK, W_NOT, W_EXCEPT, W_LEAST, W_ALL,
+	W_SELECT, W_CHOOSE, W_PICK, W_MARK, W_TICK, W_IDENTIFY, W_WHICH, W_CHECK, W_NOT, W_EXCEPT, W_LEAST, W_ALL,
 	W_NONE, W_NEITHER, W_ALWAYS, W_NEVER, W_ONLY, W_EVERY, W_EVERYTHING, W_NOTHING,
 	W_COMPLETELY, W_ENTIRELY, W_ABSOLUTELY, W_COUNT
 };
 
 /* In the order of enum key_word, lower case. */
 static const char *const key_words[W_COUNT] = {
-	"select", "choose", "pick", "mark", "tick", "check", "not", "except", "least", "all",
+	"select", "choose", "pick", "mark", "tick", "identify", "which", "check", "not", "except", "least", "all",
 	"none", "neither", "always", "never", "only", "every", "everything", "nothing",
 	"completely", "entirely", "absolutely",
 };
@@ -46,7 +46,8 @@ static const char *const key_words[W_COUNT] = {
 _Static_assert(W_COUNT <= 32, "key words are bits of a uint32_t");
 
 #define WB(w) (1u << W_##w)
-#define W_SELECT_N (WB(SELECT) | WB(CHOOSE) | WB(PICK) | WB(MARK) | WB(TICK))
+#define W_PICK_VERBS (WB(SELECT) | WB(CHOOSE) | WB(PICK) | WB(MARK) | WB(TICK))
+#define W_SELECT_N (W_PICK_VERBS | WB(IDENTIFY) | WB(WHICH))
 
 /* Patterns read by several rules. They run with UTF and UCP, so \w, \b and
  * \s know Unicode letters and spaces; (?<![\w-]) and (?![\w-]) serve as word
@@ -58,16 +59,25 @@ static const struct {
 	uint32_t words;             /* key words (bits of enum key_word); 0: no pre-check */
 } pat_table[QB_PAT_COUNT] = {
 	/* QB_PAT_SELECT_N: the number must end the instruction or be followed by
-	 * what is picked, so "Pick 2 nodes at random" is not an instruction. */
-	{ "(?<![\\w-])(?:select|choose|pick|mark|tick)\\s+(?:(?:exactly|any|only|the)\\s+)?"
+	 * what is picked ("options", "two reasons why", "three causes that"),
+	 * so "Pick 2 nodes at random" is not an instruction; "Which two of the
+	 * following", "Which two statements are true" count as well. The
+	 * branch reset (?|...) makes the number group 1 in every branch. */
+	{ "(?|(?<![\\w-])(?:select|choose|pick|mark|tick|identify)\\s+"
+	  "(?:(?:exactly|any|only|the)\\s+)?"
 	  "(\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)(?![\\w-])"
 	  "(?=\\s*(?:$|[.:;!?)\\]]|(?:(?:correct|best|true|right|valid|false|incorrect|wrong)\\s+)?"
 	  "(?:options?|answers?|statements?|responses?|choices?|items?|alternatives?)(?![\\w-])|"
-	  "(?:of|from)\\s+(?:the\\s+)?(?:following|options|answers|choices|list|below)(?![\\w-])))",
+	  "(?:of|from)\\s+(?:the\\s+)?(?:following|options|answers|choices|list|below)(?![\\w-])|"
+	  "[\\w-]+\\s+(?:why|that|which|whose)(?![\\w-])))|"
+	  "(?<![\\w-])which\\s+(\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)(?![\\w-])"
+	  "(?=\\s+(?:of(?![\\w-])|(?:options?|answers?|statements?|responses?|choices?|items?|"
+	  "alternatives?)(?![\\w-])|[\\w-]+\\s+(?:are|is)\\s+(?:true|correct|false|incorrect|valid|"
+	  "right|wrong)(?![\\w-]))))",
 	  PCRE2_CASELESS, W_SELECT_N },
 	/* QB_PAT_INSTRUCTION: anchored at the start of a sentence */
 	{ "^[\\s(\\[]*(?:select|choose|pick|mark|tick|check)(?![\\w-])", PCRE2_CASELESS,
-	  W_SELECT_N | WB(CHECK) },
+	  W_PICK_VERBS | WB(CHECK) },
 	/* QB_PAT_NEGATIVE */
 	{ "(?<![\\w-])(?:not|except|least)(?![\\w-])", PCRE2_CASELESS,
 	  WB(NOT) | WB(EXCEPT) | WB(LEAST) },

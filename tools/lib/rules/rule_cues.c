@@ -1,5 +1,7 @@
 /* Cue rules (hints that give the key away to a test-wise candidate):
- * cue-longest-option, cue-absolute-terms. */
+ * cue-longest-option, cue-absolute-terms, cue-stem-echo. */
+#include <string.h>
+
 #include "rules_impl.h"
 
 /* The key is "clearly the longest" when it is at least LONGEST_RATIO times
@@ -94,4 +96,128 @@ int qb_rule_cue_absolute_terms(struct qb_rule_ctx *cx, const struct qb_question 
 			      "question '%s': absolute terms appear only in distractors: %s; "
 			      "test-wise candidates rule such options out, so qualify them or word "
 			      "the key as firmly", qb_rule_qid(q), list->ptr);
+}
+
+/* ---- cue-stem-echo ------------------------------------------------------ */
+
+/* A word for cue-stem-echo has at least ECHO_MIN_LEN bytes; the first
+ * ECHO_MAX_WORDS words of the key are tried (a key is a phrase; the bound
+ * keeps a hostile 64 KiB key linear); at most ECHO_MAX_NAMED are named.
+ * ECHO_MIN_NAMED words must echo: one shared word is usually the subject
+ * the question is about (on the project's bank, "training" and "model" in
+ * 6 of 31 questions), two are the phrase a candidate can match. */
+#define ECHO_MIN_LEN 5
+#define ECHO_MIN_NAMED 2
+#define ECHO_MAX_WORDS 32
+#define ECHO_MAX_NAMED 3
+
+/* Words of 5 letters or more that any stem may share with any key without
+ * giving it away: function words and the vocabulary of instructions. */
+static const char *const echo_stop[] = {
+	"about", "above", "after", "among", "answer", "answers", "because", "before", "being",
+	"below", "between", "choose", "correct", "correctly", "could", "describes", "during",
+	"every", "example", "false", "following", "given", "identify", "option", "options",
+	"other", "question", "select", "should", "since", "statement", "statements", "their",
+	"there", "these", "those", "through", "under", "until", "using", "where", "which",
+	"while", "within", "without", "would",
+};
+
+static int echo_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c >= 0x80 || c == '-' || c == '_';
+}
+
+static int echo_is_stop(const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(echo_stop) / sizeof(echo_stop[0]); i++)
+		if (strlen(echo_stop[i]) == n && memcmp(echo_stop[i], w, n) == 0)
+			return 1;
+	for (i = 0; i < n; i++)
+		if (!(w[i] >= '0' && w[i] <= '9'))
+			return 0;
+	return 1;  /* a number is no content word */
+}
+
+/* 1 when W[0..n) is a whole word of S[0..len) (normalised texts, same case). */
+static int echo_has_word(const char *s, size_t len, const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= len; i++) {
+		if (memcmp(s + i, w, n) != 0)
+			continue;
+		if ((i == 0 || !echo_byte((unsigned char)s[i - 1])) &&
+		    (i + n == len || !echo_byte((unsigned char)s[i + n])))
+			return 1;
+	}
+	return 0;
+}
+
+int qb_rule_cue_stem_echo(struct qb_rule_ctx *cx, const struct qb_question *q)
+{
+	const struct qb_qcache *c;
+	struct qb_buf *list = &cx->scratch2;
+	const char *key, *stem;
+	size_t i, j, k = 0, keylen, stemlen, tried = 0, named = 0;
+	int err;
+
+	if (q->type != QB_Q_SINGLE || q->noptions < 3)
+		return 0;
+	err = qb_rule_qcache(cx, q, &c);
+	if (err || c->ncorrect != 1)
+		return err;
+	while (!q->options[k].correct)
+		k++;
+	key = QB_QC_STR(c, c->opt[k].norm);
+	keylen = c->opt[k].norm_len;
+	stem = QB_QC_STR(c, c->stem_norm);
+	stemlen = c->stem_norm_len;
+	qb_buf_clear(list);
+	for (i = 0; i < keylen && tried < ECHO_MAX_WORDS && named < ECHO_MAX_NAMED;) {
+		size_t b, n, o;
+		int echo;
+
+		if (!echo_byte((unsigned char)key[i])) {
+			i++;
+			continue;
+		}
+		for (b = i; i < keylen && echo_byte((unsigned char)key[i]); i++)
+			;
+		n = i - b;
+		if (n < ECHO_MIN_LEN || echo_is_stop(key + b, n))
+			continue;
+		tried++;
+		/* once per word: an earlier occurrence in the key was decided */
+		for (j = 0; j < b && !(memcmp(key + j, key + b, n) == 0 &&
+				       (j == 0 || !echo_byte((unsigned char)key[j - 1])) &&
+				       !echo_byte((unsigned char)key[j + n])); j++)
+			;
+		if (j < b || !echo_has_word(stem, stemlen, key + b, n))
+			continue;
+		echo = 1;
+		for (o = 0; o < q->noptions && echo; o++)
+			if (o != k && echo_has_word(QB_QC_STR(c, c->opt[o].norm), c->opt[o].norm_len,
+						    key + b, n))
+				echo = 0;
+		if (!echo)
+			continue;
+		err = qb_buf_adds(list, list->len ? ", \"" : "\"");
+		if (!err)
+			err = qb_buf_add(list, key + b, n);
+		if (!err)
+			err = qb_buf_addc(list, '"');
+		if (err)
+			return err;
+		named++;
+	}
+	if (named < ECHO_MIN_NAMED)
+		return 0;
+	return qb_rule_report(cx, QB_RULE_CUE_STEM_ECHO, q->options[k].line,
+			      "question '%s': the stem's words %s appear again only in the key, "
+			      "option %s; candidates can match words instead of knowing the answer, so "
+			      "reword the key or use the words in a distractor too",
+			      qb_rule_qid(q), list->ptr, q->options[k].id);
 }

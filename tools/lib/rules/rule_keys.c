@@ -86,6 +86,20 @@ static long select_number(const char *s, size_t n)
 	return -1;
 }
 
+/* The ids of Q's correct options, "A, C", into B (as key-multiple names
+ * them): the author sees which side of the disagreement to fix. */
+static int correct_ids(struct qb_buf *b, const struct qb_question *q)
+{
+	size_t i;
+	int err = 0;
+
+	qb_buf_clear(b);
+	for (i = 0; i < q->noptions && !err; i++)
+		if (q->options[i].correct)
+			err = qb_rule_list_add(b, q->options[i].id);
+	return err;
+}
+
 int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	const struct qb_qcache *c;
@@ -102,9 +116,12 @@ int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question
 	if (n == 0)
 		return 0;  /* key-missing */
 	if (q->type == QB_Q_MULTIPLE && q->has_select && q->select != (long)n) {
-		err = qb_rule_report(cx, QB_RULE_KEY_SELECT_MISMATCH, q->line,
-				     "question '%s' has %zu correct option%s but select=\"%ld\"",
-				     qb_rule_qid(q), n, n == 1 ? "" : "s", q->select);
+		err = correct_ids(&cx->scratch2, q);
+		if (!err)
+			err = qb_rule_report(cx, QB_RULE_KEY_SELECT_MISMATCH, q->line,
+					     "question '%s' has %zu correct option%s (%s) but "
+					     "select=\"%ld\"", qb_rule_qid(q), n, n == 1 ? "" : "s",
+					     cx->scratch2.ptr, q->select);
 		if (err)
 			return err;
 	}
@@ -119,13 +136,15 @@ int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question
 		start = m[1] > start ? m[1] : start + 1;
 		if (k < 0 || k == (long)n)
 			continue;
+		err = correct_ids(&cx->scratch, q);
 		qb_buf_clear(&cx->scratch2);
-		err = qb_rule_quote(&cx->scratch2, stem + m[0], m[1] - m[0]);
+		if (!err)
+			err = qb_rule_quote(&cx->scratch2, stem + m[0], m[1] - m[0]);
 		if (!err)
 			err = qb_rule_report(cx, QB_RULE_KEY_SELECT_MISMATCH, q->stem_line,
-					     "question '%s' has %zu correct option%s but its stem says "
-					     "\"%s\"", qb_rule_qid(q), n, n == 1 ? "" : "s",
-					     cx->scratch2.ptr);
+					     "question '%s' has %zu correct option%s (%s) but its stem "
+					     "says \"%s\"", qb_rule_qid(q), n, n == 1 ? "" : "s",
+					     cx->scratch.ptr, cx->scratch2.ptr);
 		return err;
 	}
 	return rc < 0 ? rc : 0;
@@ -288,5 +307,41 @@ int qb_rule_target_moodle_fraction(struct qb_rule_ctx *cx, const struct qb_quest
 				     "-100/%zu = -%.5f%%, which is not in Moodle's list of grade fractions "
 				     "(1 to 10 or 20 wrong options can be penalised)",
 				     qb_rule_qid(q), w, w, 100.0 / (double)w);
+	return err;
+}
+
+/* ---- numeric-tolerance-missing ---------------------------------------- */
+
+/* 1 when the answer VALUE is a number written with a fractional part or
+ * an exponent: one a candidate may round. Whole numbers are counts and
+ * exact by nature; a value that is no number is type-shape's finding. */
+static int has_fraction(const char *value)
+{
+	char *end;
+
+	if (!*value)
+		return 0;
+	(void)strtod(value, &end);
+	return *end == '\0' && strpbrk(value, ".eE") != NULL;
+}
+
+int qb_rule_numeric_tolerance_missing(struct qb_rule_ctx *cx, const struct qb_question *q)
+{
+	size_t i;
+	int err = 0;
+
+	if (q->type != QB_Q_NUMERIC)
+		return 0;
+	for (i = 0; i < q->nanswers && !err; i++) {
+		const struct qb_answer *a = &q->answers[i];
+
+		if (a->tolerance || !a->value || !has_fraction(a->value))
+			continue;
+		err = qb_rule_report(cx, QB_RULE_NUMERIC_TOLERANCE_MISSING, a->line,
+				     "numeric question '%s': answer %s has no tolerance, so only exactly "
+				     "%s scores and a rounded answer is marked wrong; add tolerance=\"...\" "
+				     "(e.g. tolerance=\"0.001\"), or tolerance=\"0\" if exact is meant",
+				     qb_rule_qid(q), a->value, a->value);
+	}
 	return err;
 }

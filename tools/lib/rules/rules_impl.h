@@ -27,6 +27,7 @@ int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question
 int qb_rule_key_rationale_conflict(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_key_all_correct(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_target_moodle_fraction(struct qb_rule_ctx *cx, const struct qb_question *q);
+int qb_rule_numeric_tolerance_missing(struct qb_rule_ctx *cx, const struct qb_question *q);
 
 /* rule_options.c */
 int qb_rule_option_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q);
@@ -50,6 +51,7 @@ int qb_rule_stem_negative_unemphasized(struct qb_rule_ctx *cx, const struct qb_q
 /* rule_cues.c */
 int qb_rule_cue_longest_option(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_cue_absolute_terms(struct qb_rule_ctx *cx, const struct qb_question *q);
+int qb_rule_cue_stem_echo(struct qb_rule_ctx *cx, const struct qb_question *q);
 
 /* rule_coverage.c */
 int qb_rule_explanation_missing(struct qb_rule_ctx *cx, const struct qb_question *q);

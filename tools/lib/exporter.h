@@ -1,0 +1,56 @@
+/* The exporter interface: what an exporter (tools/lib/exporters/) sees of
+ * an export, which the driver (export.h) runs: its options, the hooks it
+ * implements and its row in the exporter table. Every hook that can fail
+ * takes the caller's struct qb_error, fills it when it fails and returns
+ * the error code, which goes up unchanged.
+ * Ownership: an exporter's state is created by its open hook and freed by
+ * commit or abort; the options, banks and questions belong to the caller,
+ * and a bank or question is valid during the hook's call only. */
+#ifndef QB_EXPORTER_H
+#define QB_EXPORTER_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "model.h"
+
+struct qb_export_opts {
+	const char *output;        /* -o, NULL or "-" for standard output */
+	int answers;               /* markdown: teacher's version */
+	int forms;                 /* markdown: number of shuffled forms, 0 = none */
+	unsigned long seed;        /* markdown: shuffling seed */
+	int has_seed;
+	const char *title;         /* markdown: title override, or NULL */
+	/* Called now and then while the bank is read, or NULL (the driver's). */
+	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
+	void *progress_ctx;
+	/* Set by the driver: 1 when the exporter must start no thread of its
+	 * own (QBANK_THREADS=1, the single-threaded reference run). */
+	int one_thread;
+};
+
+/* What writing a question costs against reading it: a hint the driver
+ * passes on to the pipeline. */
+enum qb_exporter_cost {
+	QB_EXPORTER_LIGHT,
+	QB_EXPORTER_HEAVY
+};
+
+struct qb_exporter {
+	const char *name;          /* --to NAME */
+	const char *summary;
+	const char *extension;     /* of the output file, e.g. ".xml" */
+	int needs_file;            /* 1: cannot write to standard output (zip) */
+	enum qb_exporter_cost cost_hint;
+	int (*open)(void **state, const struct qb_export_opts *o, struct qb_error *err);
+	/* Once per bank file, before its questions. */
+	int (*bank)(void *state, const struct qb_bank_info *b, struct qb_error *err);
+	/* Each schema-valid question, in bank order. */
+	int (*question)(void *state, const struct qb_question *q, struct qb_error *err);
+	/* Completes the output and moves it into place. Frees the state. */
+	int (*commit)(void *state, struct qb_error *err);
+	/* Discards everything written. Frees the state; accepts NULL. */
+	void (*abort)(void *state);
+};
+
+#endif

@@ -1,0 +1,85 @@
+/* The importer interface: all an importer (tools/lib/importers/) sees. An
+ * importer reads one source file's bytes and hands each question it
+ * understood to the driver (import.c) as a struct qb_imp_question, and
+ * each problem (a question left out or changed) as a diagnostic with its
+ * line. It never writes files and never sees the bank writer.
+ * Ownership: the bytes and every string of a question stay the
+ * importer's; the driver copies what it keeps before the hook returns. */
+#ifndef QB_IMPORTER_H
+#define QB_IMPORTER_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "error.h"
+#include "rule_ids.h"
+
+/* The bank's question types an import can produce (schema/qbank.xsd). */
+enum qb_imp_kind {
+	QB_IMP_SINGLE,
+	QB_IMP_MULTIPLE,
+	QB_IMP_TRUEFALSE,
+	QB_IMP_SHORT,
+	QB_IMP_NUMERIC,
+	QB_IMP_ESSAY,
+	QB_IMP_MATCHING
+};
+
+/* An option (single, multiple), an accepted answer (short, numeric) or a
+ * pair (matching: TEXT is the premise, MATCH the response). Texts are
+ * plain text; the writer escapes them. */
+struct qb_imp_choice {
+	const char *text;
+	const char *match;      /* matching only, else NULL */
+	const char *feedback;   /* rationale, or NULL */
+	double fraction;        /* of the question's mark: 1 correct, 0 wrong */
+	double tolerance;       /* numeric only */
+};
+
+struct qb_imp_question {
+	enum qb_imp_kind kind;
+	unsigned long line;     /* where the question starts in its file */
+	const char *name;       /* the source's name or title, or NULL */
+	const char *idnumber;   /* Moodle's idnumber, or NULL; wins over NAME for the id */
+	const char *category;   /* "a/b/c" (already without $course$/top), or NULL */
+	const char *stem;
+	const char *explanation;          /* general feedback, or NULL */
+	double points;                    /* 0: the default (1) */
+	int case_sensitive;               /* short */
+	int truth;                        /* truefalse: 1 when the statement is true */
+	const char *true_feedback;        /* truefalse: shown for the answer "true", or NULL */
+	const char *false_feedback;
+	const struct qb_imp_choice *choices;
+	size_t nchoices;
+	const char *const *distractors;   /* matching: responses that match no premise */
+	size_t ndistractors;
+};
+
+/* Where an importer sends its results; PATH is the file as named on the
+ * command line (for messages). Both hooks return 0 or a negative error,
+ * which the importer passes up unchanged. */
+struct qb_imp_sink {
+	void *ctx;
+	const char *path;
+	int (*question)(void *ctx, const struct qb_imp_question *q);
+	int (*report)(void *ctx, unsigned long line, enum qb_severity sev, enum qb_rule_key rule,
+		      const char *question, const char *msg);
+};
+
+/* Formats the message and calls SINK->report (importers.c). */
+int qb_imp_report(const struct qb_imp_sink *sink, unsigned long line, enum qb_severity sev,
+		  enum qb_rule_key rule, const char *question, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* One source format: a row of the importer table (importers/importers.c). */
+struct qb_importer {
+	const char *name;       /* as --from names it: moodle, gift, aiken */
+	/* 1 when DATA (the whole file, LEN bytes) looks like this source. */
+	int (*detect)(const char *data, size_t len);
+	/* Reads DATA; 0, or a negative error (with ERR set) for what ends the
+	 * whole file (out of memory). Bad questions are diagnostics, not errors. */
+	int (*read)(const char *data, size_t len, const struct qb_imp_sink *sink,
+		    struct qb_error *err);
+};
+
+#endif

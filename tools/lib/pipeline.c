@@ -1,0 +1,450 @@
+#include "pipeline.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "reader.h"
+#include "reader_hold.h"
+
+/* Two threads: parsing with schema validation is most of the cost of a
+ * run, so a file is read on a thread of its own while the calling thread
+ * runs the hooks, and the two halves overlap on two cores. The reader
+ * thread hands questions over through a queue of QUEUE_LEN, in file
+ * order; the findings the reader makes are carried with the question they
+ * came before, so that the linter sees exactly the sequence one thread
+ * would. Questions go back to the reader thread through a second queue to
+ * be freed (their nodes may hold strings of the parser's dictionary).
+ *
+ * Where the rules run: beside a light question hook (statistics, most
+ * exporters), so that the reader thread has only reading to do; on the
+ * reader thread beside a heavy one, so that the hook has the other core
+ * to itself. Either way the linter is used by one thread at a time (file
+ * begin and end are called before the thread starts and after it is
+ * joined), and the findings reach it straight from the reader when the
+ * rules run on the reading thread.
+ *
+ * The queues are under one mutex, and a thread that waits is woken only
+ * once BATCH questions (or the end) are ready for it, or BATCH places
+ * free: woken for each question, the two threads switched 10 times as
+ * often and lint took a quarter more CPU time (tools/bench/README.md). */
+
+#define QUEUE_LEN 32
+#define SLOTS (2 * QUEUE_LEN + 2)
+#define BATCH 16
+
+struct qb_pipeline {
+	struct qb_lint *l;
+	const struct qb_run_hooks *h;
+	xmlSchemaPtr schema;
+	int one_thread;
+};
+
+/* ---- findings carried across threads ------------------------------------ */
+
+struct rdiag {
+	unsigned long line;
+	enum qb_rule_key rule;
+	const char *question, *message;  /* point into the same block */
+	const char *file;
+};
+
+struct rdiags {
+	struct rdiag *v;
+	size_t n, cap;
+	int nomem;
+};
+
+static char *put(char *p, const char *s, const char **out)
+{
+	size_t n = s ? strlen(s) + 1 : 0;
+
+	*out = s ? memcpy(p, s, n) : NULL;
+	return p + n;
+}
+
+static void collect_diag(void *ctx, const char *file, unsigned long line, enum qb_rule_key rule,
+			 const char *question, const char *message)
+{
+	struct rdiags *d = ctx;
+	size_t size = strlen(file) + strlen(message) + 2 +
+		      (question ? strlen(question) + 1 : 0);
+	struct rdiag *x;
+	char *p;
+
+	if (QB_ARRAY_RESERVE(d->v, d->cap, d->n + 1) || !(p = malloc(size))) {
+		d->nomem = 1;
+		return;
+	}
+	x = &d->v[d->n++];
+	x->line = line;
+	p = put(p, file, &x->file);
+	x->rule = rule;
+	p = put(p, message, &x->message);
+	(void)put(p, question, &x->question);
+}
+
+static void free_diags(struct rdiags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free((char *)d->v[i].file);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Replays D into the linter, in the order the reader made them. */
+static int replay_diags(struct qb_lint *l, struct rdiags *d)
+{
+	size_t i;
+	int nomem = d->nomem;
+
+	for (i = 0; i < d->n; i++)
+		qb_lint_reader_diag(l, d->v[i].file, d->v[i].line, d->v[i].rule,
+				    d->v[i].question, d->v[i].message);
+	free_diags(d);
+	return nomem ? QB_ENOMEM : 0;
+}
+
+/* ---- one question, on the hooks' side ----------------------------------- */
+
+/* A question read, as it is handed to the hooks' side. */
+struct event {
+	const struct qb_question *q;  /* NULL: the end of the file */
+	struct rdiags diags;          /* findings made before q, to replay */
+	struct qb_bank_info bank;     /* as it was when q was read */
+	unsigned long long offset;
+	int rc;                       /* with q == NULL: the reader's result */
+};
+
+struct file_run {
+	const struct qb_run_hooks *h;
+	struct qb_lint *l;            /* the rules, when they run on the hooks' side */
+	unsigned long long base, total;
+	int bank_sent;
+	unsigned long count;
+};
+
+/* What the reader's thread records of a question it has just read. */
+static void event_of(struct event *ev, struct qb_reader *r, const struct qb_question *q, int rc)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->q = rc == 1 ? q : NULL;
+	ev->rc = rc < 0 ? rc : 0;
+	ev->bank = *qb_reader_bank(r);
+	/* the file's pragmas grow while reading: the linter takes them from
+	 * the reader at the end of the file */
+	ev->bank.file_pragmas = NULL;
+	ev->bank.nfile_pragmas = 0;
+	ev->offset = qb_reader_offset(r);
+}
+
+static int one_question(struct file_run *f, const struct event *ev, struct qb_error *err)
+{
+	const struct qb_run_hooks *h = f->h;
+	int rc = 0;
+
+	if (h && h->bank && !f->bank_sent) {
+		f->bank_sent = 1;
+		rc = h->bank(h->ctx, &ev->bank, err);
+	}
+	if (!rc && f->l)
+		rc = qb_lint_question(f->l, ev->q);
+	if (!rc && h && h->question && !ev->q->schema_invalid)
+		rc = h->question(h->ctx, ev->q, err);
+	if (!rc && h && h->progress && (++f->count & 1023) == 0)
+		h->progress(h->ctx, f->base + ev->offset, f->total);
+	return rc;
+}
+
+/* ---- one thread -------------------------------------------------------- */
+
+static int read_here(struct file_run *f, struct qb_reader *r, struct qb_error *err)
+{
+	const struct qb_question *q;
+	struct event ev;
+	int rc;
+
+	while ((rc = qb_reader_next(r, &q)) == 1) {
+		event_of(&ev, r, q, rc);
+		rc = one_question(f, &ev, err);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
+/* ---- two threads ------------------------------------------------------- */
+
+struct pipe {
+	/* the two queues and the flags, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t to_reader, to_hooks;
+	struct event queue[QUEUE_LEN];          /* reader -> hooks */
+	size_t put, got;
+	const struct qb_question *back[SLOTS];  /* hooks -> reader, to be freed */
+	size_t back_put, back_got;
+	int reader_waits, hooks_wait, stop;
+
+	/* the reader thread's own */
+	struct qb_reader *r;
+	size_t held;                  /* questions out of its hands */
+	struct rdiags pending;        /* findings, until queued */
+	struct qb_lint *lint_here;    /* non-NULL: the reader thread runs the rules */
+};
+
+/* The reader thread waits for room in the queue and a free slot, and
+ * takes back the questions the hooks' side is done with into MINE; their
+ * number, or SIZE_MAX when told to stop. */
+static size_t wait_for_room(struct pipe *p, const struct qb_question **mine)
+{
+	size_t n = 0;
+	int stop;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && !(p->put - p->got < QUEUE_LEN &&
+			     (p->held < SLOTS || p->back_put != p->back_got))) {
+		p->reader_waits = 1;
+		pthread_cond_wait(&p->to_reader, &p->mu);
+	}
+	p->reader_waits = 0;
+	for (; p->back_got != p->back_put; p->back_got++)
+		mine[n++] = p->back[p->back_got % SLOTS];
+	stop = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	return stop ? SIZE_MAX : n;
+}
+
+/* Queues EV for the hooks' side, waking it once BATCH events (or the end)
+ * are there for it. */
+static void queue_event(struct pipe *p, const struct event *ev)
+{
+	pthread_mutex_lock(&p->mu);
+	p->queue[p->put++ % QUEUE_LEN] = *ev;
+	if (p->hooks_wait && (p->put - p->got >= BATCH || !ev->q))
+		pthread_cond_signal(&p->to_hooks);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The reader thread: reads to the end, the first error, or a stop. */
+static void *read_all(void *arg)
+{
+	struct pipe *p = arg;
+	const struct qb_question *mine[SLOTS];
+	int rc;
+
+	do {
+		struct event ev;
+		const struct qb_question *q = NULL;
+		size_t i, n = wait_for_room(p, mine);
+
+		if (n == SIZE_MAX)
+			break;
+		/* outside the lock: freeing a subtree takes a while */
+		for (i = 0; i < n; i++)
+			qb_reader_release(p->r, mine[i]);
+		p->held -= n;
+		rc = qb_reader_next(p->r, &q);
+		if (p->lint_here && rc == 1) {
+			int lrc = qb_lint_question(p->lint_here, q);
+
+			if (lrc)
+				rc = lrc;
+		}
+		event_of(&ev, p->r, q, rc);
+		ev.diags = p->pending;
+		memset(&p->pending, 0, sizeof(p->pending));
+		p->held += ev.q != NULL;
+		queue_event(p, &ev);
+	} while (rc == 1);
+	return NULL;
+}
+
+/* The hooks' side waits for the next event, and wakes the reader once
+ * BATCH places are free in the queue. */
+static struct event next_event(struct pipe *p)
+{
+	struct event ev;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->put == p->got) {
+		p->hooks_wait = 1;
+		pthread_cond_wait(&p->to_hooks, &p->mu);
+	}
+	p->hooks_wait = 0;
+	ev = p->queue[p->got++ % QUEUE_LEN];
+	if (p->reader_waits && p->put - p->got <= QUEUE_LEN - BATCH)
+		pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+	return ev;
+}
+
+static void give_back(struct pipe *p, const struct qb_question *q)
+{
+	pthread_mutex_lock(&p->mu);
+	p->back[p->back_put++ % SLOTS] = q;
+	/* the reader waits for a slot only when every one is out */
+	if (p->reader_waits && p->back_put - p->back_got >= BATCH)
+		pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void stop_reader(struct pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->to_reader);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Runs the reader thread over P's reader to its end (or the first error)
+ * and hands what it reads to the hooks. */
+static int pump(struct file_run *f, struct pipe *p, struct qb_error *err)
+{
+	pthread_t t;
+	int rc = 0;
+
+	if (pthread_create(&t, NULL, read_all, p) != 0)
+		return QB_ENOMEM;
+	for (;;) {
+		struct event ev = next_event(p);
+
+		if (f->l)
+			rc = replay_diags(f->l, &ev.diags);   /* and frees them */
+		else
+			free_diags(&ev.diags);   /* none: they went to the linter directly */
+		if (!ev.q) {
+			if (!rc)
+				rc = ev.rc;
+			break;
+		}
+		if (!rc)
+			rc = one_question(f, &ev, err);
+		give_back(p, ev.q);
+		if (rc) {
+			/* the reader thread may be waiting for room: wake it to quit */
+			stop_reader(p);
+			break;
+		}
+	}
+	pthread_join(t, NULL);
+	/* after the join the queue is ours alone */
+	for (; p->got != p->put; p->got++)
+		free_diags(&p->queue[p->got % QUEUE_LEN].diags);
+	return rc;
+}
+
+static int read_beside(struct file_run *f, struct pipe *p, struct qb_error *err)
+{
+	int rc = qb_reader_hold(p->r, SLOTS);
+
+	if (rc)
+		return rc;
+	if (pthread_mutex_init(&p->mu, NULL) != 0)
+		return QB_ENOMEM;
+	if (pthread_cond_init(&p->to_reader, NULL) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		return QB_ENOMEM;
+	}
+	if (pthread_cond_init(&p->to_hooks, NULL) != 0) {
+		pthread_cond_destroy(&p->to_reader);
+		pthread_mutex_destroy(&p->mu);
+		return QB_ENOMEM;
+	}
+	rc = pump(f, p, err);
+	pthread_cond_destroy(&p->to_hooks);
+	pthread_cond_destroy(&p->to_reader);
+	pthread_mutex_destroy(&p->mu);
+	return rc;
+}
+
+/* ---- the pipeline ------------------------------------------------------ */
+
+int qb_pipeline_one_thread(void)
+{
+	const char *v = getenv("QBANK_THREADS");
+
+	return v && strcmp(v, "1") == 0;
+}
+
+int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
+		    const struct qb_run_hooks *hooks, struct qb_error *err)
+{
+	struct qb_pipeline *p = calloc(1, sizeof(*p));
+	int rc;
+
+	*out = NULL;
+	if (!p)
+		return QB_ENOMEM;
+	rc = qb_schema_load(&p->schema, err);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	p->l = l;
+	p->h = hooks;
+	p->one_thread = qb_pipeline_one_thread();
+	*out = p;
+	return 0;
+}
+
+void qb_pipeline_free(struct qb_pipeline *p)
+{
+	if (!p)
+		return;
+	qb_schema_free(p->schema);
+	free(p);
+}
+
+int qb_pipeline_file(struct qb_pipeline *pl, const char *file, size_t index,
+		     unsigned long long base, unsigned long long total, struct qb_error *err)
+{
+	const struct qb_run_hooks *h = pl->h;
+	struct file_run f = { h, pl->l, base, total, 0, 0 };
+	struct qb_reader_opts ro = { pl->schema, index, qb_lint_reader_diag, pl->l };
+	struct qb_reader *r = NULL;
+	struct pipe *p = NULL;
+	int rc;
+
+	/* The findings go straight to the linter when the thread that reads
+	 * runs the rules; the hooks' side replays them otherwise. */
+	if (!pl->one_thread) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return QB_ENOMEM;
+		if (h && h->question && h->question_cost == QB_RUN_HEAVY) {
+			p->lint_here = pl->l;
+			f.l = NULL;
+		} else {
+			ro.on_diag = collect_diag;
+			ro.diag_ctx = &p->pending;
+		}
+	}
+	rc = qb_reader_open(&r, file, &ro, err);
+	if (!rc && p)
+		rc = replay_diags(pl->l, &p->pending);  /* the prolog's, before the file begins */
+	if (rc)
+		goto done;
+	rc = qb_lint_file_begin(pl->l, file, index);
+	if (!rc && p) {
+		p->r = r;
+		rc = read_beside(&f, p, err);
+	} else if (!rc) {
+		rc = read_here(&f, r, err);
+	}
+	if (!rc && h && h->bank && !f.bank_sent)
+		rc = h->bank(h->ctx, qb_reader_bank(r), err);
+	if (!rc)
+		rc = qb_lint_file_end(pl->l, qb_reader_bank(r));
+	if (rc == QB_ENOMEM && !err->msg[0])
+		qb_error_set(err, rc, "%s: out of memory", file);
+done:
+	if (p)
+		free_diags(&p->pending);
+	qb_reader_free(r);
+	free(p);
+	return rc;
+}

@@ -1,0 +1,60 @@
+/* The pipeline: carries each question of a bank file from the reader to
+ * the rules and on to the run's hooks (struct qb_run_hooks, below; qb_run
+ * in run.h drives a whole run), in file order, and decides
+ * where each of the three runs. By default the reader has a thread of its
+ * own, and the rules run on whichever side has less to do: beside a light
+ * question hook, or on the reader's thread beside a heavy one (the hooks'
+ * cost hint). With QBANK_THREADS=1 in the environment everything runs on
+ * the calling thread, the reference that the threaded run must match byte
+ * for byte: the linter sees the reader's findings and the questions in the
+ * same order either way.
+ * Ownership: the pipeline owns its reader thread, the compiled schema and
+ * the questions and findings in flight; the lint and the hooks stay the
+ * caller's. */
+#ifndef QB_PIPELINE_H
+#define QB_PIPELINE_H
+
+#include "error.h"
+#include "lint.h"
+#include "model.h"
+
+/* What the question hook costs, against reading a question. */
+enum qb_run_cost {
+	QB_RUN_LIGHT,   /* less (statistics, most exporters) */
+	QB_RUN_HEAVY    /* more (an exporter that renders and compresses) */
+};
+
+struct qb_run_hooks {
+	void *ctx;
+	/* Once per file, before its first question (or at its end when it has
+	 * none): the bank's title and description are known by then. */
+	int (*bank)(void *ctx, const struct qb_bank_info *b, struct qb_error *err);
+	/* Each schema-valid question, in file order, after it was linted. */
+	int (*question)(void *ctx, const struct qb_question *q, struct qb_error *err);
+	/* Progress: bytes consumed of all files, and their total size. */
+	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
+	/* A cost hint for the pipeline (pipeline.h), which decides from it
+	 * where the rules run. */
+	enum qb_run_cost question_cost;
+};
+
+struct qb_pipeline;
+
+/* 1 when QBANK_THREADS=1 asks for one thread (the exporters then start
+ * none of their own either), 0 otherwise. */
+int qb_pipeline_one_thread(void);
+
+/* A pipeline into L and HOOKS (NULL: lint only), which must outlive it. */
+int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
+		    const struct qb_run_hooks *hooks, struct qb_error *err);
+
+/* Reads FILE, the run's file number INDEX, to its end: the reader's
+ * findings and every question go to the lint, then the hooks. BASE is
+ * the size of the files before it and TOTAL that of all, for progress.
+ * Returns 0 or the first error (the reader's, the lint's, a hook's). */
+int qb_pipeline_file(struct qb_pipeline *p, const char *file, size_t index,
+		     unsigned long long base, unsigned long long total, struct qb_error *err);
+
+void qb_pipeline_free(struct qb_pipeline *p);
+
+#endif
