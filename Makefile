@@ -46,7 +46,7 @@ BUILD   ?= build
 SANFLAGS :=
 endif
 
-PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive
+PKGS      := libxml-2.0 libpcre2-8 libutf8proc libarchive libgit2
 # The qbank binary uses jemalloc instead of glibc's malloc: parsing
 # allocates and frees every node of every question, and with two threads
 # jemalloc made lint 6-11 % and the exports about 10 % faster at 100,000
@@ -87,6 +87,9 @@ LIB_SRCS := \
 	tools/lib/core/buf.c \
 	tools/lib/core/map.c \
 	tools/lib/diag.c \
+	tools/lib/diff.c \
+	tools/lib/diff_question.c \
+	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
 	tools/lib/exporters/export_markdown.c \
@@ -99,6 +102,7 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_item.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
+	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
 	tools/lib/import.c \
 	tools/lib/importers/aiken.c \
@@ -132,6 +136,7 @@ LIB_SRCS := \
 
 CLI_SRCS := \
 	tools/cli/cli_common.c \
+	tools/cli/cmd_diff.c \
 	tools/cli/cmd_export.c \
 	tools/cli/cmd_import.c \
 	tools/cli/cmd_lint.c \
@@ -139,6 +144,10 @@ CLI_SRCS := \
 	tools/cli/cmd_rules.c \
 	tools/cli/cmd_stats.c \
 	tools/cli/commands.c \
+	tools/cli/fmt_diff.c \
+	tools/cli/fmt_diff_json.c \
+	tools/cli/fmt_diff_markdown.c \
+	tools/cli/fmt_diff_text.c \
 	tools/cli/fmt_gcc.c \
 	tools/cli/fmt_github.c \
 	tools/cli/fmt_json.c \
@@ -153,6 +162,7 @@ CLI_SRCS := \
 UNIT_SRCS := \
 	tests/unit/check_config.c \
 	tests/unit/check_core.c \
+	tests/unit/check_diff.c \
 	tests/unit/check_imgpath.c \
 	tests/unit/check_main.c \
 	tests/unit/check_markdown.c \

@@ -28,11 +28,11 @@ FLOORS='
 0  core       lib/core/* lib/error.[ch] lib/limits.h lib/version.h
 1  utilities  lib/text.[ch] lib/richtext.[ch] lib/xmlw.[ch] lib/imgpath.[ch] lib/paths.[ch]
 1  utilities  lib/atomic.[ch] lib/moodle_grades.[ch] lib/model.[ch] lib/diag.[ch] lib/rule_ids.h
-1  utilities  lib/tempfile.[ch]
-2  input      lib/reader.[ch] lib/reader_hold.h lib/schema.c lib/config.[ch]
+1  utilities  lib/tempfile.[ch] lib/diff_words.[ch]
+2  input      lib/reader.[ch] lib/reader_hold.h lib/schema.c lib/config.[ch] lib/gitrev.[ch]
 3  plug-ins   lib/rule.h lib/rules/* lib/exporter.h lib/exporters/* lib/importer.h lib/importers/*
 4  drivers    lib/lint.[ch] lib/rules.[ch] lib/export.[ch] lib/import.[ch] lib/run.[ch] lib/pipeline.[ch]
-4  drivers    lib/stats.[ch]
+4  drivers    lib/stats.[ch] lib/diff.[ch] lib/diff_question.[ch]
 5a formats    cli/fmt* cli/format* cli/json_writer.[ch]
 5b commands   cli/*
 6  bench      bench/*

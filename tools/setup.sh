@@ -31,6 +31,7 @@ libxml2-utils
 libpcre2-dev
 libutf8proc-dev
 libarchive-dev
+libgit2-dev
 libjemalloc-dev
 pandoc
 "

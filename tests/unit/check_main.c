@@ -6,6 +6,7 @@
 static Suite *(*const suites[])(void) = {
 	suite_config,
 	suite_core,
+	suite_diff,
 	suite_imgpath,
 	suite_markdown,
 	suite_moodle,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../tools/cli/cli.h"
+#include "../../tools/cli/fmt_diff.h"
 #include "../../tools/cli/format.h"
 #include "../../tools/cli/opts.h"
 #include "../../tools/lib/export.h"
@@ -94,6 +95,15 @@ START_TEST(formats_sorted)
 {
 	CHECK_SORTED(qb_formats, qb_nformats, name);
 	ck_assert_ptr_nonnull(qb_format_find("sarif"));
+}
+END_TEST
+
+START_TEST(diff_formats_sorted)
+{
+	CHECK_SORTED(qb_diff_formats, qb_diff_nformats, name);
+	ck_assert_ptr_nonnull(qb_diff_format_find("text"));
+	ck_assert_ptr_nonnull(qb_diff_format_find("markdown"));
+	ck_assert_ptr_nonnull(qb_diff_format_find("json"));
 }
 END_TEST
 
@@ -221,6 +231,7 @@ Suite *suite_tables(void)
 	tcase_add_test(tc, commands_sorted);
 	tcase_add_test(tc, exporters_sorted);
 	tcase_add_test(tc, formats_sorted);
+	tcase_add_test(tc, diff_formats_sorted);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("options");
 	tcase_add_test(tc, option_tables);

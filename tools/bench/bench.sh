@@ -5,6 +5,8 @@
 #   2. xmllint with the schema on a DOM (what a tree-based tool costs),
 #   3. qbank lint,
 #   4. qbank export --to moodle, qti21 and markdown,
+#   5. qbank diff of the file against itself (both sides read, linted and
+#      digested; nothing to read a second time),
 # each the best of RUNS runs (in rounds that run every step once, so that
 # drift in the machine's speed touches every step alike), printed as a
 # Markdown table with the ratio of each time to (1). An exporter that is
@@ -14,7 +16,7 @@
 # Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), RUNS
 # (default 3), OUT (folder for outputs, default build/bench), SCHEMA
 # (default schema/qbank.xsd), STEPS (space-separated subset of: stream dom
-# lint moodle qti21 markdown; default all), DOM_RUNS (runs of the DOM step,
+# lint moodle qti21 markdown diff; default all), DOM_RUNS (runs of the DOM step,
 # default RUNS: it needs about 5 times the file size in memory, so on big
 # files one run is enough; it is skipped when that exceeds half of the
 # available memory).
@@ -27,7 +29,7 @@ file=${1:?usage: tools/bench/bench.sh FILE}
 RUNS=${RUNS:-3}
 OUT=${OUT:-build/bench}
 SCHEMA=${SCHEMA:-schema/qbank.xsd}
-STEPS=${STEPS:-stream dom lint moodle qti21 markdown}
+STEPS=${STEPS:-stream dom lint moodle qti21 markdown diff}
 mkdir -p "$OUT"
 tmp="$OUT/.bench.$$"
 mkdir -p "$tmp" || exit 2
@@ -42,6 +44,7 @@ step_cmd() {
 	moodle)   echo "$QBANK export --to moodle -o $OUT/bench-export.xml $file" ;;
 	qti21)    echo "$QBANK export --to qti21 -o $OUT/bench-export.zip $file" ;;
 	markdown) echo "$QBANK export --to markdown -o $OUT/bench-export.md $file" ;;
+	diff)     echo "$QBANK diff $file $file" ;;
 	esac
 }
 step_label() {
@@ -52,6 +55,7 @@ step_label() {
 	moodle)   echo '`qbank export --to moodle`' ;;
 	qti21)    echo '`qbank export --to qti21`' ;;
 	markdown) echo '`qbank export --to markdown`' ;;
+	diff)     echo '`qbank diff` (the file against itself)' ;;
 	esac
 }
 step_output() {

@@ -24,6 +24,7 @@ const struct qb_command *qb_command_find(const char *name);
 /* qbank's own options (--help, --version), parsed before the command. */
 extern const struct qb_opts qb_top_opts;
 
+extern const struct qb_opts cmd_diff_opts;
 extern const struct qb_opts cmd_explain_opts;
 extern const struct qb_opts cmd_export_opts;
 extern const struct qb_opts cmd_help_opts;
@@ -33,6 +34,7 @@ extern const struct qb_opts cmd_new_opts;
 extern const struct qb_opts cmd_rules_opts;
 extern const struct qb_opts cmd_stats_opts;
 
+int cmd_diff(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);

@@ -10,6 +10,7 @@
 /* Keep this table sorted by name: qb_command_find() searches it and a unit
  * test checks the order. The rows also produce `qbank --help`. */
 const struct qb_command qb_commands[] = {
+	{ &cmd_diff_opts, cmd_diff },
 	{ &cmd_explain_opts, cmd_explain },
 	{ &cmd_export_opts, cmd_export },
 	{ &cmd_help_opts, cmd_help },

@@ -2,6 +2,7 @@
 #include "reader_hold.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -92,6 +93,8 @@ struct qb_reader {
 	int started;               /* qb_reader_next has been called */
 	struct slot *slots;        /* held questions (reader_hold.h); NULL: one at a time */
 	size_t nslots;
+
+	const char *mem;           /* qb_reader_open_memory: the bank's size bytes, or NULL */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -518,7 +521,7 @@ static int probe_prolog(struct qb_reader *r)
 	size_t n;
 	int refused = 0;
 
-	f = fopen(r->path, "rb");
+	f = r->mem ? fmemopen((void *)r->mem, (size_t)r->size, "rb") : fopen(r->path, "rb");
 	if (!f)
 		return QB_EIO;
 	n = fread(buf, 1, sizeof(buf), f);
@@ -573,36 +576,21 @@ static int probe_prolog(struct qb_reader *r)
 
 /* ---- open / free ---------------------------------------------------- */
 
-int qb_reader_open(struct qb_reader **out, const char *path,
-		   const struct qb_reader_opts *opts, struct qb_error *err)
+/* Reads the bank from MEM[0..size) when MEM is not NULL, else from the
+ * file PATH (checked to be a readable regular file of SIZE bytes). */
+static int open_source(struct qb_reader **out, const char *path, const char *mem,
+		       size_t size, const struct qb_reader_opts *opts, struct qb_error *err)
 {
 	struct qb_reader *r;
-	struct stat st;
-	FILE *probe;
 	int rc;
-
-	*out = NULL;
-	if (stat(path, &st) != 0) {
-		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
-		return QB_EIO;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		qb_error_set(err, QB_EIO, "%s: not a regular file; give a bank file or a directory of them", path);
-		return QB_EIO;
-	}
-	probe = fopen(path, "rb");
-	if (!probe) {
-		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
-		return QB_EIO;
-	}
-	(void)fclose(probe);   /* opened only to test readability */
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return QB_ENOMEM;
 	r->path = strdup(path);
 	r->opts = *opts;
-	r->size = (unsigned long long)st.st_size;
+	r->size = (unsigned long long)size;
+	r->mem = mem;
 	r->keep = xmlNewDoc(BAD_CAST "1.0");
 	if (!r->path || !r->keep)
 		goto nomem;
@@ -610,7 +598,7 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 	r->q.file = r->path;
 	r->q.file_index = opts->file_index;
 
-	if (st.st_size == 0) {
+	if (size == 0) {
 		/* libxml2's message for this case is misleading */
 		r->done = 1;
 		if (opts->on_diag)
@@ -632,7 +620,8 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 		*out = r;
 		return 0;
 	}
-	r->xr = xmlReaderForFile(path, NULL, READER_OPTIONS);
+	r->xr = mem ? xmlReaderForMemory(mem, (int)size, path, NULL, READER_OPTIONS)
+		    : xmlReaderForFile(path, NULL, READER_OPTIONS);
 	if (!r->xr) {
 		qb_error_set(err, QB_EIO, "%s: cannot open for reading: %s", path,
 			     strerror(errno ? errno : EIO));
@@ -652,6 +641,41 @@ int qb_reader_open(struct qb_reader **out, const char *path,
 nomem:
 	qb_reader_free(r);
 	return QB_ENOMEM;
+}
+
+int qb_reader_open(struct qb_reader **out, const char *path,
+		   const struct qb_reader_opts *opts, struct qb_error *err)
+{
+	struct stat st;
+	FILE *probe;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		qb_error_set(err, QB_EIO, "%s: not a regular file; give a bank file or a directory of them", path);
+		return QB_EIO;
+	}
+	probe = fopen(path, "rb");
+	if (!probe) {
+		qb_error_set(err, QB_EIO, "%s: cannot read: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	(void)fclose(probe);   /* opened only to test readability */
+	return open_source(out, path, NULL, (size_t)st.st_size, opts, err);
+}
+
+int qb_reader_open_memory(struct qb_reader **out, const char *name, const char *data,
+			  size_t len, const struct qb_reader_opts *opts, struct qb_error *err)
+{
+	*out = NULL;
+	if (len > INT_MAX) {   /* libxml2 takes the size as an int */
+		qb_error_set(err, QB_EIO, "%s: too large to read from memory (%zu bytes)", name, len);
+		return QB_EIO;
+	}
+	return open_source(out, name, len ? data : "", len, opts, err);
 }
 
 static void clear_pragmas(struct qbufs *b)

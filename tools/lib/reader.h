@@ -37,6 +37,12 @@ struct qb_reader_opts {
 int qb_reader_open(struct qb_reader **out, const char *path,
 		   const struct qb_reader_opts *opts, struct qb_error *err);
 
+/* The same over DATA[0..len) in memory (a bank read from a git
+ * revision), with the same hardening; NAME is the file name findings and
+ * questions carry. DATA must outlive the reader. */
+int qb_reader_open_memory(struct qb_reader **out, const char *name, const char *data,
+			  size_t len, const struct qb_reader_opts *opts, struct qb_error *err);
+
 /* Moves to the next question: returns 1 and sets *out, 0 at the end of the
  * file (or after a fatal syntax error, which has been reported), or a
  * negative error code. Findings go to opts->on_diag during the call. The
