@@ -26,7 +26,7 @@ real=$(cd "$(dirname "$QBANK")" && pwd)/$(basename "$QBANK")
 # malloc too, or it would see neither the allocations nor the leaks
 VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
 --errors-for-leak-kinds=definite,indirect --track-origins=yes --num-callers=30 \
---soname-synonyms=somalloc=*jemalloc*"
+--soname-synonyms=somalloc=*jemalloc* --suppressions=$ROOT/tests/valgrind.supp"
 
 cat >"$dir/qbank" <<WRAP
 #!/bin/sh
