@@ -376,7 +376,7 @@ static int pass2(struct side *s, struct qb_error *err)
 			s->cur_file = i;
 			rc = d ? qb_dq_build(d, &s->arena, q, side_image, s) : QB_ENOMEM;
 			if (!rc)
-				rc = QB_ARRAY_PUSH(s->detail, s->ndetail, s->capdetail, d);
+				rc = QB_ARRAY_PUSH(s->detail, s->ndetail, s->capdetail, d);  /* NOLINT(bugprone-sizeof-expression) */
 			if (!rc)
 				s->rec[k].detail = (uint32_t)s->ndetail;
 		}
@@ -1077,6 +1077,7 @@ static struct span renamed(const struct rename *rn, size_t nrn, struct span s, i
 
 	if (!old_side || !nrn || s.len >= sizeof(buf))
 		return s;
+	memset(&key, 0, sizeof(key));
 	memcpy(buf, s.s, s.len);
 	buf[s.len] = '\0';
 	key.old_id = buf;
@@ -1200,7 +1201,7 @@ static int compare_lint(struct qb_diff_report *rep, struct side *o, struct side 
 			}
 			k = e;
 		}
-		p->found = calloc(nk + 1, sizeof(*p->found));
+		p->found = calloc(nk + 1, sizeof(*p->found));  /* NOLINT(bugprone-sizeof-expression) */
 		if (!p->found)
 			rc = QB_ENOMEM;
 	}

@@ -82,13 +82,13 @@ static int cmp_attr(const void *x, const void *y)
 /* " name="value"" for each attribute of N (no namespace), by name. */
 static void put_attrs(struct render *r, const xmlNode *n)
 {
-	const xmlAttr *v[16], *at;
+	const xmlAttr *v[16] = { NULL }, *at;
 	size_t k = 0, i;
 
 	for (at = n->properties; at && k < 16; at = at->next)
 		if (!at->ns)
 			v[k++] = at;
-	qsort(v, k, sizeof(v[0]), cmp_attr);
+	qsort(v, k, sizeof(v[0]), cmp_attr);  /* NOLINT(bugprone-sizeof-expression) */
 	for (i = 0; i < k; i++) {
 		const char *val = qb_text_attr(n, (const char *)v[i]->name);
 

@@ -346,23 +346,23 @@ static int read_all(const char *path, struct qb_buf *b, struct qb_error *err)
 	}
 	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (b->len + got > (size_t)IMPORT_MAX_FILE_BYTES) {
-			fclose(f);
+			(void)fclose(f);   /* read only: nothing to lose */
 			qb_error_set(err, QB_EINVAL, "%s: larger than %ld MiB, the most an import reads",
 				     path, IMPORT_MAX_FILE_BYTES >> 20);
 			return QB_EINVAL;
 		}
 		if (qb_buf_add(b, chunk, got)) {
-			fclose(f);
+			(void)fclose(f);   /* read only: nothing to lose */
 			qb_error_set(err, QB_ENOMEM, "%s: out of memory", path);
 			return QB_ENOMEM;
 		}
 	}
 	if (ferror(f)) {
 		qb_error_set(err, QB_EIO, "%s: %s", path, strerror(errno));
-		fclose(f);
+		(void)fclose(f);
 		return QB_EIO;
 	}
-	fclose(f);
+	(void)fclose(f);
 	return qb_buf_addc(b, '\0') ? QB_ENOMEM : 0;
 }
 

@@ -400,7 +400,6 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	if (e->level == XML_ERR_FATAL)
 		r->fatal = 1;
 	clean_message(msg, sizeof(msg), e->message ? e->message : "unknown XML error");
-	n = strlen(msg);
 	syntax_hint(msg, sizeof(msg), e);
 	n = strlen(msg);
 	if (e->code == XML_ERR_HYPHEN_IN_COMMENT)
