@@ -33,6 +33,7 @@ libutf8proc-dev
 libarchive-dev
 libgit2-dev
 libjemalloc-dev
+libjs-katex
 pandoc
 "
 # print: Markdown to PDF with XeLaTeX and the fonts of every script the
@@ -52,9 +53,10 @@ poppler-utils
 # test: unit tests (check), JSON and zip checks, the ecosystem tests (git,
 # pre-commit, man), peak memory of the hostile inputs (time), the no-network
 # check (strace); plus print and fc-list (fontconfig), for the PDF tests,
-# which look up the CJK font
+# which look up the CJK font; chromium for the HTML page's browser tests
 TEST_PACKAGES="
 check
+chromium
 jq
 unzip
 git

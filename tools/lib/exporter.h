@@ -16,7 +16,7 @@
 
 struct qb_export_opts {
 	const char *output;        /* -o, NULL or "-" for standard output */
-	int answers;               /* markdown: teacher's version */
+	int answers;               /* markdown: teacher's version; html: start in teacher view */
 	int forms;                 /* markdown: number of shuffled forms, 0 = none */
 	unsigned long seed;        /* markdown: shuffling seed */
 	int has_seed;
@@ -24,6 +24,7 @@ struct qb_export_opts {
 	/* Called now and then while the bank is read, or NULL (the driver's). */
 	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
 	void *progress_ctx;
+	int no_findings;           /* html: show no lint findings (the findings hook is not called) */
 	/* Set by the driver: 1 when the exporter must start no thread of its
 	 * own (QBANK_THREADS=1, the single-threaded reference run). */
 	int one_thread;
@@ -34,6 +35,20 @@ struct qb_export_opts {
 enum qb_exporter_cost {
 	QB_EXPORTER_LIGHT,
 	QB_EXPORTER_HEAVY
+};
+
+/* One lint finding of the run, as the driver hands it to an exporter that
+ * shows findings (the html page): what `qbank lint` prints, and the rule's
+ * `qbank explain` text. Strings belong to the driver. */
+struct qb_export_finding {
+	const char *file;          /* as given; "" for a finding about the run */
+	unsigned long line;        /* 0: about the whole file or run */
+	const char *question;      /* question id, or NULL */
+	const char *rule;          /* rule id */
+	const char *severity;      /* "error", "warning" or "info" */
+	const char *message;
+	const char *summary;       /* the rule's one-line summary, or NULL (a user rule) */
+	const char *explain;       /* the rule's explanation, or NULL */
 };
 
 struct qb_exporter {
@@ -51,6 +66,11 @@ struct qb_exporter {
 	int (*commit)(void *state, struct qb_error *err);
 	/* Discards everything written. Frees the state; accepts NULL. */
 	void (*abort)(void *state);
+	/* Once, after the last question and before commit, every finding of
+	 * the run, sorted as lint prints them (file, line, rule); NULL for an
+	 * exporter that shows none. Not called with --no-findings. */
+	int (*findings)(void *state, const struct qb_export_finding *v, size_t n,
+			struct qb_error *err);
 };
 
 #endif
