@@ -92,8 +92,8 @@ static const struct qb_opt export_opts[] = {
 	{ "to", 0, "FORMAT", "html, markdown, moodle or qti21", F(x), set_target, 0 },
 	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
 	  F(o.output), qb_opt_string, 0 },
-	{ "answers", 0, NULL, "markdown: the teacher's version (keys, rationales, explanations); "
-	  "html: open in teacher view", F(o.answers), qb_opt_flag, 0 },
+	{ "answers", 0, NULL, "the teacher's version (markdown); open in teacher view (html)",
+	  F(o.answers), qb_opt_flag, 0 },
 	{ "no-findings", 0, NULL, "html: leave the lint's findings out of the page", F(o.no_findings),
 	  qb_opt_flag, 0 },
 	{ "forms", 0, "N", "markdown: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },

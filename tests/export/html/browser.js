@@ -73,18 +73,21 @@ async function checkPage(browser, outdir, spec) {
 	// in the text a reader sees (KaTeX keeps the source in <annotation>)
 	const math = await page.evaluate(() => {
 		const all = document.querySelectorAll(".math");
-		let typeset = 0;
-		all.forEach((el) => { if (el.querySelector("math")) typeset++; });
+		let typeset = 0, errors = 0;
+		// KaTeX marks TeX it cannot parse (the source, in red, its message
+		// as the title) instead of typesetting it
+		all.forEach((el) => { if (el.querySelector("math")) typeset++; else if (el.querySelector(".katex-error")) errors++; });
 		const clone = document.body.cloneNode(true);
 		clone.querySelectorAll("annotation, script, style").forEach((a) => a.remove());
 		const raw = /\\\(|\\\[/.test(clone.textContent);
-		return { n: all.length, typeset, raw };
+		return { n: all.length, typeset, errors, raw };
 	});
 	if (want.includes("math")) {
-		if (math.n === 0 || math.typeset !== math.n || math.raw)
+		if (math.typeset === 0 || math.typeset + math.errors !== math.n || math.raw)
 			fail(name + " math", JSON.stringify(math));
 		else
-			ok(name + " math: " + math.n + " formulas typeset as MathML");
+			ok(name + " math: " + math.typeset + " of " + math.n + " formulas typeset as MathML" +
+			   (math.errors ? ", " + math.errors + " marked as TeX KaTeX cannot parse" : ""));
 	} else if (math.raw) {
 		fail(name + " math", "raw TeX delimiters on the page");
 	}
@@ -139,9 +142,10 @@ async function checkPage(browser, outdir, spec) {
 			t.click();
 		document.querySelectorAll("details").forEach((d) => { d.open = true; });
 	});
+	stamp("before axe");
 	await page.addScriptTag({ content: axeSource });
 	const axe = await page.evaluate(async () => {
-		const r = await window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21aa"] });
+		const r = await window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21aa"], resultTypes: ["violations"] });
 		return r.violations.map((v) => ({ id: v.id, impact: v.impact, n: v.nodes.length,
 			first: v.nodes[0] && v.nodes[0].target.join(" ") }));
 	});
@@ -152,6 +156,7 @@ async function checkPage(browser, outdir, spec) {
 		ok(name + " axe-core: no serious or critical violation" +
 		   (axe.length ? " (" + axe.map((v) => v.id + "/" + v.impact).join(", ") + ")" : ""));
 
+	stamp("axe done");
 	if (want.includes("shot")) {
 		await page.evaluate(() => document.getElementById("teacher").checked && document.getElementById("teacher").click());
 		await page.screenshot({ path: path.join(outdir, name + "-desktop.png"), fullPage: false });
@@ -208,17 +213,23 @@ async function bench(browser, file, runs) {
 		first_filter_ms: best.filter }));
 }
 
+const t0 = Date.now();
+const stamp = (what) => { if (process.env.QBANK_BROWSER_TIMES) console.log("# " + (Date.now() - t0) + " ms " + what); };
+
 (async () => {
 	const [mode, ...rest] = process.argv.slice(2);
 	const browser = await launch();
+	stamp("launched");
 	try {
 		if (mode === "bench") {
 			await bench(browser, rest[0], Number(rest[1] || 3));
 		} else {
 			const outdir = rest.shift();
 			fs.mkdirSync(outdir, { recursive: true });
-			for (const spec of rest)
+			for (const spec of rest) {
 				await checkPage(browser, outdir, spec);
+				stamp(spec);
+			}
 		}
 	} catch (e) {
 		fail("browser", e && e.stack || String(e));
