@@ -1072,6 +1072,16 @@ static int write_head(struct html *st)
 	attr(st, "href", "#questions");
 	text(st, "Skip to the questions");
 	end(st);
+	/* The teacher view's switch is a sibling of the page's parts, so that
+	 * the style sheet shows the keys with "#teacher:checked ~ main", no
+	 * script needed; its label sits in the controls. (":root:has()" did the
+	 * same and made parsing a 10,000-question page quadratic.) */
+	start_cls(st, "input", "switch-input");
+	attr(st, "type", "checkbox");
+	attr(st, "id", "teacher");
+	if (st->answers)
+		attr(st, "checked", "checked");
+	end_void(st);
 	start_cls(st, "header", "page");
 	elem(st, "h1", NULL, st->title ? st->title : "Question bank");
 	for (i = 0; i < QB_Q_UNKNOWN; i++)
@@ -1087,15 +1097,9 @@ static int write_head(struct html *st)
 
 	start_cls(st, "div", "controls");
 	attr(st, "role", "search");
-	start(st, "label");
-	attr(st, "class", "switch");
-	start(st, "input");
-	attr(st, "type", "checkbox");
-	attr(st, "id", "teacher");
-	if (st->answers)
-		attr(st, "checked", "checked");
-	end_void(st);
-	text(st, " Teacher view (keys, rationales, explanations, rubrics)");
+	start_cls(st, "label", "switch");
+	attr(st, "for", "teacher");
+	text(st, "Teacher view (keys, rationales, explanations, rubrics)");
 	end(st);
 	start(st, "label");
 	attr(st, "for", "filter");

@@ -11,18 +11,41 @@
 			fn(list[k]);
 	}
 
+	function typeset(el) {
+		var t = el.textContent;
+		var display = t.slice(0, 2) === "\\[";
+		var tex = t.replace(/^\\[([]/, "").replace(/\\[)\]]$/, "");
+		try {
+			window.katex.render(tex, el, { displayMode: display, output: "mathml", throwOnError: false });
+		} catch (e) {
+			el.className += " math-error";
+			el.title = String(e && e.message);
+		}
+		el.setAttribute("data-typeset", "");
+	}
+
+	// A few hundred formulas are typeset at once; beyond that each one as
+	// it comes near the screen (and all of them before printing), so that a
+	// big bank opens as fast as a small one.
 	if (window.katex) {
-		each(".math", function (el) {
-			var t = el.textContent;
-			var display = t.slice(0, 2) === "\\[";
-			var tex = t.replace(/^\\[([]/, "").replace(/\\[)\]]$/, "");
-			try {
-				window.katex.render(tex, el, { displayMode: display, output: "mathml", throwOnError: false });
-			} catch (e) {
-				el.className += " math-error";
-				el.title = String(e && e.message);
-			}
-		});
+		var maths = doc.querySelectorAll(".math");
+		var all = function () {
+			each(".math:not([data-typeset])", typeset);
+		};
+		if (maths.length <= 400 || !window.IntersectionObserver) {
+			all();
+		} else {
+			var io = new IntersectionObserver(function (entries) {
+				for (var k = 0; k < entries.length; k++)
+					if (entries[k].isIntersecting) {
+						io.unobserve(entries[k].target);
+						typeset(entries[k].target);
+					}
+			}, { rootMargin: "800px 0px" });
+			for (var m = 0; m < maths.length; m++)
+				io.observe(maths[m]);
+			window.addEventListener("beforeprint", all);
+		}
 	}
 
 	each("pre[class*='language-']", function (el) {
@@ -143,4 +166,7 @@
 		}
 	});
 
+	// the end of the page's own work, for the load-time benchmark
+	if (window.performance && performance.mark)
+		performance.mark("qbank-ready");
 })();
