@@ -158,10 +158,17 @@ async function checkPage(browser, outdir, spec) {
 
 	stamp("axe done");
 	if (want.includes("shot")) {
-		await page.evaluate(() => document.getElementById("teacher").checked && document.getElementById("teacher").click());
+		await page.evaluate(() => {
+			document.querySelectorAll("details").forEach((d) => { d.open = false; });
+			if (document.getElementById("teacher").checked)
+				document.getElementById("teacher").click();
+		});
 		await page.screenshot({ path: path.join(outdir, name + "-desktop.png"), fullPage: false });
 		await page.evaluate(() => document.getElementById("teacher").click());
 		await page.screenshot({ path: path.join(outdir, name + "-desktop-teacher.png"), fullPage: false });
+		const withMath = page.locator("article.q:has(.math)").first();
+		if (await withMath.count())
+			await withMath.screenshot({ path: path.join(outdir, name + "-math.png") });
 		const phone = await open(browser, file, 390, 844);
 		await phone.page.screenshot({ path: path.join(outdir, name + "-phone.png"), fullPage: false });
 		await phone.page.emulateMedia({ media: "print" });
