@@ -7,7 +7,7 @@
 #   3. qbank lint,
 #   4. qbank export to every target that writes a file of its own,
 #   5. qbank diff of the file against itself (both sides read, linted and
-#      digested; its goal is twice the floor, one reading of each side),
+#      digested; its goal is twice the floor of reading both sides: 4x),
 #   6. qbank import of the Moodle XML export of the file, against the floor
 #      of that file (xmllint --stream, no schema: Moodle XML has none),
 # each the best of RUNS runs, in rounds that run every step of every file
@@ -58,7 +58,7 @@ step_label() {
 	stream)   echo '`xmllint --stream --schema` (floor)' ;;
 	dom)      echo '`xmllint --schema` (DOM)' ;;
 	lint)     echo '`qbank lint`' ;;
-	diff)     echo '`qbank diff` (the file against itself; goal 2× floor)' ;;
+	diff)     echo '`qbank diff` (the file against itself; goal 4×: twice the floor of reading both)' ;;
 	mstream)  echo '`xmllint --stream` of its Moodle XML (import floor)' ;;
 	import)   echo '`qbank import` of its Moodle XML' ;;
 	*)        echo "\`qbank export --to $1\`" ;;
