@@ -7,6 +7,8 @@
 #   4. qbank export --to moodle, qti21 and markdown,
 #   5. qbank diff of the file against itself (both sides read, linted and
 #      digested; nothing to read a second time),
+#   6. qbank import of the file's own Moodle XML export (made once, before
+#      the rounds, and not timed),
 # each the best of RUNS runs (in rounds that run every step once, so that
 # drift in the machine's speed touches every step alike), printed as a
 # Markdown table with the ratio of each time to (1). An exporter that is
@@ -16,7 +18,7 @@
 # Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), RUNS
 # (default 3), OUT (folder for outputs, default build/bench), SCHEMA
 # (default schema/qbank.xsd), STEPS (space-separated subset of: stream dom
-# lint moodle qti21 markdown diff; default all), DOM_RUNS (runs of the DOM step,
+# lint moodle qti21 markdown diff import; default all), DOM_RUNS (runs of the DOM step,
 # default RUNS: it needs about 5 times the file size in memory, so on big
 # files one run is enough; it is skipped when that exceeds half of the
 # available memory).
@@ -29,11 +31,11 @@ file=${1:?usage: tools/bench/bench.sh FILE}
 RUNS=${RUNS:-3}
 OUT=${OUT:-build/bench}
 SCHEMA=${SCHEMA:-schema/qbank.xsd}
-STEPS=${STEPS:-stream dom lint moodle qti21 markdown diff}
+STEPS=${STEPS:-stream dom lint moodle qti21 markdown diff import}
 mkdir -p "$OUT"
 tmp="$OUT/.bench.$$"
 mkdir -p "$tmp" || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp" "$OUT/bench-moodle.xml"' EXIT INT TERM
 
 # The step table: name, label, output file (or -), command.
 step_cmd() {
@@ -45,6 +47,7 @@ step_cmd() {
 	qti21)    echo "$QBANK export --to qti21 -o $OUT/bench-export.zip $file" ;;
 	markdown) echo "$QBANK export --to markdown -o $OUT/bench-export.md $file" ;;
 	diff)     echo "$QBANK diff $file $file" ;;
+	import)   echo "$QBANK import -o $OUT/bench-import.xml $OUT/bench-moodle.xml" ;;
 	esac
 }
 step_label() {
@@ -56,6 +59,7 @@ step_label() {
 	qti21)    echo '`qbank export --to qti21`' ;;
 	markdown) echo '`qbank export --to markdown`' ;;
 	diff)     echo '`qbank diff` (the file against itself)' ;;
+	import)   echo '`qbank import` (its Moodle XML export)' ;;
 	esac
 }
 step_output() {
@@ -63,12 +67,18 @@ step_output() {
 	moodle)   echo "$OUT/bench-export.xml" ;;
 	qti21)    echo "$OUT/bench-export.zip" ;;
 	markdown) echo "$OUT/bench-export.md" ;;
+	import)   echo "$OUT/bench-import.xml" ;;
 	*)        echo - ;;
 	esac
 }
 
 # Reads the file once so that every step starts with it in the page cache.
 cat "$file" > /dev/null
+case " $STEPS " in
+*" import "*)
+	mkdir -p "$OUT"
+	"$QBANK" export --to moodle -o "$OUT/bench-moodle.xml" "$file" || exit 2 ;;
+esac
 
 bytes=$(wc -c < "$file")
 # one <question per line in generated (and most hand-written) banks

@@ -45,17 +45,38 @@ struct mfile {
 struct cat {
 	const char *name;
 	size_t parent;          /* SIZE_MAX for the bank itself */
+	size_t first, last;     /* its questions (chain), SIZE_MAX: none */
 };
 
-/* A question kept for writing: the importer's record, copied. */
+/* A question written to the spool: where its XML is, and its digest. */
 struct kept {
-	struct qb_imp_question q;
 	const char *id;
 	size_t cat;             /* SIZE_MAX: at the top of the bank */
+	uint64_t off;           /* its XML in the spool */
+	size_t len;
+	size_t next;            /* the next question of its category, SIZE_MAX: none */
 };
 
+/* Newlines inside texts are this byte in the spool, so that every newline
+ * there is one of the writer's own, which the bank's writer indents (no
+ * text holds it: control characters are dropped on the way in). */
+#define SPOOL_NL '\x02'
+
+
 struct import {
-	struct qb_arena arena;
+	struct qb_arena arena;  /* what lives until the end: ids, categories, media */
+	struct qb_arena qarena; /* the question being written, reset per question */
+	/* The spool: each question's XML as it comes, copied into the bank in
+	 * category order at the end, so that memory holds a digest per
+	 * question (struct kept), never the questions. */
+	struct qb_tempfile *spool_t;
+	FILE *spool;
+	uint64_t spool_len;
+	xmlBufferPtr qbuf;
+	xmlTextWriterPtr qw;
+	struct qb_buf copy;     /* a question read back from the spool */
+	size_t top_first, top_last;   /* the questions outside any category */
+	const char *out;        /* the bank file, or NULL */
 	struct kept *v;
 	size_t n, cap;
 	struct cat *cats;
@@ -159,9 +180,8 @@ static void slug(char *out, size_t cap, const char *name)
 
 /* The id of record REC (already in im->v): its idnumber or name as a slug,
  * with "-2", "-3" ... after it while an earlier question has it. */
-static int assign_id(struct import *im, size_t rec)
+static int assign_id(struct import *im, size_t rec, const struct qb_imp_question *q)
 {
-	const struct qb_imp_question *q = &im->v[rec].q;
 	char base[IMPORT_ID_CHARS + 1], id[IMPORT_ID_CHARS + 24];
 	unsigned long k;
 	int rc;
@@ -217,7 +237,8 @@ static size_t utf8_len(const unsigned char *s)
 /* S as a bank can hold it: bytes that are not UTF-8 read as Windows-1252
  * (as a non-UTF-8 file is most often), control characters XML does not
  * allow dropped; *CHANGED set when either happened. */
-static const char *keep_text(struct import *im, const char *s, int *oom, int *changed)
+static const char *keep_text(struct qb_arena *arena, const char *s, int nl, int *oom,
+			     int *changed)
 {
 	struct qb_buf b = QB_BUF_INIT;
 	const unsigned char *p;
@@ -226,16 +247,22 @@ static const char *keep_text(struct import *im, const char *s, int *oom, int *ch
 	if (!s)
 		return NULL;
 	for (p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
+		size_t n = 0;
 		int rc;
 
+		/* a run of printable ASCII at once */
+		while ((p[n] >= 0x20 && p[n] < 0x7F) || p[n] == '\t')
+			n++;
 		if (n) {
-			if (n == 1 && *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+			rc = qb_buf_add(&b, p, n);
+			p += n;
+		} else if ((n = utf8_len(p)) != 0) {
+			if (n == 1 && *p < 0x20 && *p != '\n' && *p != '\r') {
 				*changed = 1;
 				p++;
 				continue;
 			}
-			rc = qb_buf_add(&b, p, n);
+			rc = n == 1 && *p == '\n' && nl ? qb_buf_addc(&b, SPOOL_NL) : qb_buf_add(&b, p, n);
 			p += n;
 		} else {
 			unsigned cp = *p >= 0x80 && *p <= 0x9F && cp1252[*p - 0x80] ? cp1252[*p - 0x80] : *p;
@@ -254,7 +281,7 @@ static const char *keep_text(struct import *im, const char *s, int *oom, int *ch
 			return NULL;
 		}
 	}
-	d = qb_arena_strndup(&im->arena, b.ptr ? b.ptr : "", b.len);
+	d = qb_arena_strndup(arena, b.ptr ? b.ptr : "", b.len);
 	qb_buf_dispose(&b);
 	if (!d)
 		*oom = 1;
@@ -277,7 +304,7 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 				    memcmp(im->cats[i].name, p, len) == 0)
 					break;
 			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent };
+				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent, SIZE_MAX, SIZE_MAX };
 
 				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
 					return QB_ENOMEM;
@@ -290,61 +317,120 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 	return 0;
 }
 
+static void write_question(struct qb_xw *x, const struct qb_imp_question *q, const char *id);
+
+/* The spool, made on the first question: a registered temporary file in
+ * $TMPDIR (or /tmp), removed at the end or by a signal. */
+static int spool_open(struct import *im)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/qbank-import-XXXXXX", dir && *dir ? dir : "/tmp");
+	if (qb_tempfile_create(&im->spool_t, &fd, tmpl)) {
+		snprintf(im->media_err, sizeof(im->media_err), "%.200s: %s", tmpl, strerror(errno));
+		return QB_EIO;
+	}
+	im->spool = fdopen(fd, "w+b");
+	if (!im->spool) {
+		(void)close(fd);
+		return QB_ENOMEM;
+	}
+	im->qbuf = xmlBufferCreate();
+	im->qw = im->qbuf ? xmlNewTextWriterMemory(im->qbuf, 0) : NULL;
+	return im->qw ? 0 : QB_ENOMEM;
+}
+
+/* Writes question Q (id ID) to the spool: its XML at depth 0. */
+static int spool_question(struct import *im, const struct qb_imp_question *q, struct kept *k)
+{
+	struct qb_xw x;
+	const char *s;
+	size_t len;
+	int rc;
+
+	if (!im->spool && (rc = spool_open(im)) != 0)
+		return rc;
+	memset(&x, 0, sizeof(x));
+	x.w = im->qw;
+	write_question(&x, q, k->id);
+	if (x.rc || xmlTextWriterFlush(im->qw) < 0)
+		return QB_ENOMEM;
+	s = (const char *)xmlBufferContent(im->qbuf);
+	len = (size_t)xmlBufferLength(im->qbuf);
+	k->off = im->spool_len;
+	k->len = len;
+	if (fwrite(s, 1, len, im->spool) != len) {
+		snprintf(im->media_err, sizeof(im->media_err), "the import's temporary file: %s",
+			 strerror(errno));
+		return QB_EIO;
+	}
+	im->spool_len += len;
+	xmlBufferEmpty(im->qbuf);
+	return 0;
+}
+
 static int sink_question(void *ctx, const struct qb_imp_question *q)
 {
 	struct import *im = ctx;
+	struct qb_arena *qa = &im->qarena;
+	struct qb_imp_question c;
 	struct kept k;
 	struct qb_imp_choice *ch = NULL;
 	const char **ds = NULL;
 	size_t i;
 	int oom = 0, enc = 0, rc;
 
+	qb_arena_reset(qa);
 	memset(&k, 0, sizeof(k));
-	k.q = *q;
-	k.q.name = keep_text(im, q->name, &oom, &enc);
-	k.q.idnumber = keep_text(im, q->idnumber, &oom, &enc);
-	k.q.category = NULL;
-	k.q.stem = keep_text(im, q->stem ? q->stem : "", &oom, &enc);
-	k.q.explanation = keep_text(im, q->explanation, &oom, &enc);
-	k.q.true_feedback = keep_text(im, q->true_feedback, &oom, &enc);
-	k.q.false_feedback = keep_text(im, q->false_feedback, &oom, &enc);
-	k.q.rubric = keep_text(im, q->rubric, &oom, &enc);
-	k.q.response_format = keep_text(im, q->response_format, &oom, &enc);
+	c = *q;
+	c.name = keep_text(qa, q->name, 0, &oom, &enc);
+	c.idnumber = keep_text(qa, q->idnumber, 0, &oom, &enc);
+	c.category = NULL;
+	c.stem = keep_text(qa, q->stem ? q->stem : "", 1, &oom, &enc);
+	c.explanation = keep_text(qa, q->explanation, 1, &oom, &enc);
+	c.true_feedback = keep_text(qa, q->true_feedback, 1, &oom, &enc);
+	c.false_feedback = keep_text(qa, q->false_feedback, 1, &oom, &enc);
+	c.rubric = keep_text(qa, q->rubric, 1, &oom, &enc);
+	c.response_format = keep_text(qa, q->response_format, 0, &oom, &enc);
 	if (q->ntags) {
-		const char **tags = qb_arena_alloc(&im->arena, q->ntags * sizeof(*tags));
+		const char **tags = qb_arena_alloc(qa, q->ntags * sizeof(*tags));
 
 		if (!tags)
 			return QB_ENOMEM;
 		for (i = 0; i < q->ntags; i++)
-			tags[i] = keep_text(im, q->tags[i], &oom, &enc);
-		k.q.tags = tags;
+			tags[i] = keep_text(qa, q->tags[i], 1, &oom, &enc);
+		c.tags = tags;
 	}
 	if (q->nchoices) {
-		ch = qb_arena_alloc(&im->arena, q->nchoices * sizeof(*ch));
+		ch = qb_arena_alloc(qa, q->nchoices * sizeof(*ch));
 		if (!ch)
 			return QB_ENOMEM;
 		for (i = 0; i < q->nchoices; i++) {
 			ch[i] = q->choices[i];
-			ch[i].text = keep_text(im, q->choices[i].text ? q->choices[i].text : "", &oom, &enc);
-			ch[i].match = keep_text(im, q->choices[i].match, &oom, &enc);
-			ch[i].feedback = keep_text(im, q->choices[i].feedback, &oom, &enc);
-			ch[i].unit = keep_text(im, q->choices[i].unit, &oom, &enc);
+			ch[i].text = keep_text(qa, q->choices[i].text ? q->choices[i].text : "", 1, &oom,
+					       &enc);
+			ch[i].match = keep_text(qa, q->choices[i].match, 1, &oom, &enc);
+			ch[i].feedback = keep_text(qa, q->choices[i].feedback, 1, &oom, &enc);
+			ch[i].unit = keep_text(qa, q->choices[i].unit, 0, &oom, &enc);
 		}
 	}
-	k.q.choices = ch;
+	c.choices = ch;
 	if (q->ndistractors) {
-		ds = qb_arena_alloc(&im->arena, q->ndistractors * sizeof(*ds));
+		ds = qb_arena_alloc(qa, q->ndistractors * sizeof(*ds));
 		if (!ds)
 			return QB_ENOMEM;
 		for (i = 0; i < q->ndistractors; i++)
-			ds[i] = keep_text(im, q->distractors[i], &oom, &enc);
+			ds[i] = keep_text(qa, q->distractors[i], 1, &oom, &enc);
 	}
-	k.q.distractors = ds;
+	c.distractors = ds;
 	if (oom)
 		return QB_ENOMEM;
 	k.cat = SIZE_MAX;
+	k.next = SIZE_MAX;
 	if (q->category) {
-		const char *cat = keep_text(im, q->category, &oom, &enc);
+		const char *cat = keep_text(qa, q->category, 0, &oom, &enc);
 
 		if (oom)
 			return QB_ENOMEM;
@@ -353,7 +439,9 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	}
 	if (QB_ARRAY_PUSH(im->v, im->n, im->cap, k))
 		return QB_ENOMEM;
-	rc = assign_id(im, im->n - 1);
+	rc = assign_id(im, im->n - 1, &c);
+	if (!rc)
+		rc = spool_question(im, &c, &im->v[im->n - 1]);
 	if (!rc && enc)
 		rc = qb_diags_add(im->diags, im->path, q->line, QB_SEV_WARNING,
 				  qb_rules[QB_RULE_IMPORT_ENCODING].id, NULL,
@@ -464,7 +552,7 @@ static int sink_media(void *ctx, unsigned long line, const char *name, const voi
 				 O_CLOEXEC, 0644)) < 0 && errno == EEXIST; k++)
 		snprintf(file, sizeof(file), "%.*s-%lu%s", (int)stem, safe, k, safe + stem);
 	if (fd < 0) {
-		snprintf(im->media_err, sizeof(im->media_err), "%s/%s: %s", im->media_dir, file,
+		snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
 			 strerror(errno));
 		return QB_EIO;
 	}
@@ -474,7 +562,7 @@ static int sink_media(void *ctx, unsigned long line, const char *name, const voi
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			snprintf(im->media_err, sizeof(im->media_err), "%s/%s: %s", im->media_dir, file,
+			snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
 				 strerror(w < 0 ? errno : EIO));
 			(void)close(fd);
 			return QB_EIO;
@@ -482,7 +570,7 @@ static int sink_media(void *ctx, unsigned long line, const char *name, const voi
 		i += (size_t)w;
 	}
 	if (close(fd) != 0) {
-		snprintf(im->media_err, sizeof(im->media_err), "%s/%s: %s", im->media_dir, file,
+		snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
 			 strerror(errno));
 		return QB_EIO;
 	}
@@ -672,15 +760,14 @@ static void write_side(struct qb_xw *x, const char *side, const char *text, int 
 	qb_xw_end_mixed(x);
 }
 
-static void write_question(struct qb_xw *x, const struct kept *k)
+static void write_question(struct qb_xw *x, const struct qb_imp_question *q, const char *id)
 {
-	const struct qb_imp_question *q = &k->q;
 	char nb[32];
 	size_t i;
 	int r = q->rich;
 
 	qb_xw_start(x, "question");
-	qb_xw_attr(x, "id", k->id);
+	qb_xw_attr(x, "id", id);
 	qb_xw_attr(x, "type", kind_names[q->kind]);
 	if (q->points > 0 && q->points != 1)
 		qb_xw_attr(x, "points", num(nb, sizeof(nb), q->points));
@@ -756,14 +843,53 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 	qb_xw_end(x);
 }
 
+/* Copies question K from the spool into the bank at depth DEPTH: each of
+ * the spool's newlines (the writer's own) gets the indentation of DEPTH
+ * before its own, and each SPOOL_NL is a newline again. */
+static void copy_question(struct qb_xw *x, struct import *im, const struct kept *k)
+{
+	static const char spaces[] = "                                                                ";
+	size_t ind = (size_t)x->depth * 2 < sizeof(spaces) - 1 ? (size_t)x->depth * 2 : sizeof(spaces) - 1;
+	struct qb_buf *b = &im->copy;
+	size_t i, start;
+
+	if (x->rc)
+		return;
+	qb_buf_clear(b);
+	if (qb_buf_grow(b, k->len + 1) || fseeko(im->spool, (off_t)k->off, SEEK_SET) != 0 ||
+	    fread(b->ptr, 1, k->len, im->spool) != k->len) {
+		x->rc = QB_EIO;
+		return;
+	}
+	b->len = k->len;
+	b->ptr[b->len] = '\0';
+	if (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
+	    xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)
+		x->rc = QB_EIO;
+	for (i = start = 0; !x->rc && i <= b->len; i++) {
+		if (i < b->len && b->ptr[i] != '\n' && b->ptr[i] != SPOOL_NL)
+			continue;
+		if (i > start && xmlTextWriterWriteRawLen(x->w, BAD_CAST(b->ptr + start),
+							   (int)(i - start)) < 0)
+			x->rc = QB_EIO;
+		if (i < b->len && !x->rc &&
+		    (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
+		     (b->ptr[i] == '\n' &&
+		      xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)))
+			x->rc = QB_EIO;
+		start = i + 1;
+	}
+	x->kids[x->depth] = 1;
+}
+
 /* The questions of category CAT, then its subcategories, in order. */
-static void write_items(struct qb_xw *x, const struct import *im, size_t cat)
+static void write_items(struct qb_xw *x, struct import *im, size_t cat)
 {
 	size_t i;
 
-	for (i = 0; i < im->n; i++)
-		if (im->v[i].cat == cat)
-			write_question(x, &im->v[i]);
+	for (i = cat == SIZE_MAX ? im->top_first : im->cats[cat].first; i != SIZE_MAX;
+	     i = im->v[i].next)
+		copy_question(x, im, &im->v[i]);
 	for (i = 0; i < im->ncats; i++)
 		if (im->cats[i].parent == cat) {
 			qb_xw_start(x, "category");
@@ -771,6 +897,28 @@ static void write_items(struct qb_xw *x, const struct import *im, size_t cat)
 			write_items(x, im, i);
 			qb_xw_end(x);
 		}
+}
+
+/* Chains the questions of each category, in input order. */
+static void chain(struct import *im)
+{
+	size_t i;
+
+	im->top_first = im->top_last = SIZE_MAX;
+	for (i = 0; i < im->ncats; i++)
+		im->cats[i].first = im->cats[i].last = SIZE_MAX;
+	for (i = 0; i < im->n; i++) {
+		struct kept *k = &im->v[i];
+		size_t *first = k->cat == SIZE_MAX ? &im->top_first : &im->cats[k->cat].first;
+		size_t *last = k->cat == SIZE_MAX ? &im->top_last : &im->cats[k->cat].last;
+
+		k->next = SIZE_MAX;
+		if (*first == SIZE_MAX)
+			*first = i;
+		else
+			im->v[*last].next = i;
+		*last = i;
+	}
 }
 
 /* The category that holds the whole bank, or SIZE_MAX: one top category
@@ -793,7 +941,7 @@ static size_t title_cat(const struct import *im)
 }
 
 /* Writes the bank to a new atomic output *A (not yet committed). */
-static int write_bank(const struct import *im, const char *out, struct qb_atomic **a,
+static int write_bank(struct import *im, const char *out, struct qb_atomic **a,
 		      struct qb_error *err)
 {
 	xmlOutputBufferPtr ob;
@@ -802,6 +950,11 @@ static int write_bank(const struct import *im, const char *out, struct qb_atomic
 	size_t top = title_cat(im);
 	int rc;
 
+	chain(im);
+	if (im->spool && fflush(im->spool) != 0) {
+		qb_error_set(err, QB_EIO, "the import's temporary file: %s", strerror(errno));
+		return QB_EIO;
+	}
 	rc = qb_atomic_open(a, out, err);
 	if (rc)
 		return rc;
@@ -880,6 +1033,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	memset(&im, 0, sizeof(im));
 	im.diags = diags;
 	im.media_fd = -1;
+	im.out = opts->out;
 	memset(st, 0, sizeof(*st));
 	/* The bank's id: the first file's name without folder and extension. */
 	base = n ? strrchr(paths[0], '/') : NULL;
@@ -915,6 +1069,13 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 		st->questions = im.n;
 	}
 	qb_tempfile_delete(im.media_t);
+	if (im.spool)
+		(void)fclose(im.spool);   /* a temporary, removed next */
+	qb_tempfile_delete(im.spool_t);
+	xmlFreeTextWriter(im.qw);
+	xmlBufferFree(im.qbuf);
+	qb_buf_dispose(&im.copy);
+	qb_arena_dispose(&im.qarena);
 	free(im.media_dir);
 	free(im.media_src);
 	free(im.media_tmp);
