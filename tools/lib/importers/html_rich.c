@@ -492,22 +492,58 @@ static int has_markup_chars(const char *s)
 	return strpbrk(s, "<&") || strstr(s, "\\(") || strstr(s, "\\[") || strstr(s, "$$");
 }
 
+/* HTML the parser gave up on (libxml2 stops at 256 levels of nesting and
+ * drops the rest): its text, every tag left out, so that nothing of the
+ * text is lost; entities stay as written. */
+static const char *tags_out(struct qb_imp_html *h, struct qb_arena *arena, const char *html)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	const char *p, *out;
+
+	for (p = html; *p && !h->oom; p++) {
+		if (*p == '<') {
+			const char *e = strchr(p, '>');
+
+			if (!e)
+				break;
+			p = e;
+			continue;
+		}
+		h->oom |= qb_buf_addc(&b, *p) != 0;
+	}
+	out = h->oom ? NULL : qb_imp_plain_rich(h, arena, b.ptr ? b.ptr : "");
+	qb_buf_dispose(&b);
+	return out;
+}
+
 const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, const char *html,
 			     int block)
 {
+	htmlParserCtxtPtr ctxt;
 	htmlDocPtr doc;
 	const char *out;
 	size_t len = strlen(html);
+	int gave_up;
 
 	if (!has_markup_chars(html))
 		return qb_imp_plain_rich(h, arena, html);
 	if (len > (size_t)INT32_MAX)
 		len = (size_t)INT32_MAX;
-	doc = htmlReadMemory(html, (int)len, NULL, "UTF-8",
-			     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-			     HTML_PARSE_NOIMPLIED);
-	if (!doc)
-		return qb_imp_plain_rich(h, arena, "");
+	ctxt = htmlNewParserCtxt();
+	if (!ctxt) {
+		h->oom = 1;
+		return NULL;
+	}
+	doc = htmlCtxtReadMemory(ctxt, html, (int)len, NULL, "UTF-8",
+				 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+				 HTML_PARSE_NOIMPLIED);
+	gave_up = ctxt->disableSAX || ctxt->errNo == XML_ERR_INTERNAL_ERROR;
+	htmlFreeParserCtxt(ctxt);
+	if (!doc || gave_up) {
+		xmlFreeDoc(doc);
+		qb_imp_html_drop(h, "markup the HTML parser could not read (nested too deep)");
+		return tags_out(h, arena, html);
+	}
 	out = convert(h, arena, doc->children, NULL, block);
 	xmlFreeDoc(doc);
 	return out;

@@ -42,7 +42,7 @@ struct mxml {
 	size_t nmedia, capmedia;
 	struct qb_imp_html html;
 	struct qb_buf bin;      /* a decoded file */
-	unsigned long qline;    /* the question being read */
+	int no_media;           /* the driver keeps no files */
 	int oom;
 	int rc;                 /* a media hook's error */
 	/* the first error libxml2 reported */
@@ -191,7 +191,8 @@ static int field_files(struct mxml *m, const xmlNode *n, const char *qname)
 				if (QB_ARRAY_PUSH(m->media, m->nmedia, m->capmedia, md))
 					rc = QB_ENOMEM;
 			} else if (rc == 1) {
-				rc = 0;   /* no media folder: the img reports it */
+				m->no_media = 1;   /* the img reports it */
+				rc = 0;
 			}
 		}
 		xmlFree(name);
@@ -214,27 +215,30 @@ static int hexval(char c)
 static const char *map_img(void *ctx, const char *src, const char **why)
 {
 	struct mxml *m = ctx;
-	char name[1024];
-	size_t i, n = 0;
+	struct qb_buf name = QB_BUF_INIT;
+	const char *found = NULL;
+	size_t i;
 
 	if (strncmp(src, "@@PLUGINFILE@@/", 15) != 0) {
 		*why = "an address outside the file";
 		return NULL;
 	}
-	for (src += 15; *src && n + 1 < sizeof(name); src++) {
+	for (src += 15; *src && !m->oom; src++) {
 		if (*src == '%' && hexval(src[1]) >= 0 && hexval(src[2]) >= 0) {
-			name[n++] = (char)(hexval(src[1]) * 16 + hexval(src[2]));
+			m->oom |= qb_buf_addc(&name, (char)(hexval(src[1]) * 16 + hexval(src[2]))) != 0;
 			src += 2;
 		} else {
-			name[n++] = *src;
+			m->oom |= qb_buf_addc(&name, *src) != 0;
 		}
 	}
-	name[n] = '\0';
-	for (i = 0; i < m->nmedia; i++)
-		if (strcmp(m->media[i].name, name) == 0)
-			return m->media[i].src;
-	*why = m->sink->media ? "no media folder: give -o or --media" : "no embedded file of that name";
-	return NULL;
+	for (i = 0; name.ptr && i < m->nmedia && !found; i++)
+		if (strcmp(m->media[i].name, name.ptr) == 0)
+			found = m->media[i].src;
+	qb_buf_dispose(&name);
+	if (!found)
+		*why = m->no_media ? "no media folder: give -o or --media" :
+		       "no embedded file of that name";
+	return found;
 }
 
 /* The rich text of field N (<text> inside it, with its <file>s), BLOCK or
@@ -675,6 +679,17 @@ int qb_imp_moodle_detect(const char *data, size_t len)
 	return 0;
 }
 
+/* MSG on one line (libxml2's messages may hold newlines), trimmed. */
+static void one_line(char *msg)
+{
+	char *p;
+
+	for (p = msg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	trimmed(msg);
+}
+
 static void on_error(void *ctx, xmlErrorPtr e)
 {
 	struct mxml *m = ctx;
@@ -683,7 +698,7 @@ static void on_error(void *ctx, xmlErrorPtr e)
 		return;
 	m->err_line = e->line;
 	snprintf(m->err_msg, sizeof(m->err_msg), "%s", e->message ? e->message : "parse error");
-	trimmed(m->err_msg);
+	one_line(m->err_msg);
 }
 
 /* No XML_PARSE_NOENT (no entity expansion), no DTDLOAD, no network, no
@@ -732,8 +747,10 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 		if (type == XML_READER_TYPE_ELEMENT && depth == 1 && strcmp(name, "question") == 0) {
 			xmlNodePtr qn = xmlTextReaderExpand(r);
 
-			if (!qn)
+			if (!qn) {
+				ret = -1;   /* the parser's error (a limit, a syntax error) */
 				break;
+			}
 			rc = question(&m, qn);
 			ret = xmlTextReaderNext(r);
 			continue;
@@ -745,7 +762,7 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 
 		if (!m.err_msg[0] && e && e->message) {
 			snprintf(m.err_msg, sizeof(m.err_msg), "%s", e->message);
-			trimmed(m.err_msg);
+			one_line(m.err_msg);
 			m.err_line = e->line;
 		}
 		rc = qb_imp_report(sink, m.err_line > 0 ? (unsigned long)m.err_line : 1, QB_SEV_ERROR,
