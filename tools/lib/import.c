@@ -46,6 +46,8 @@ struct cat {
 	const char *name;
 	size_t parent;          /* SIZE_MAX for the bank itself */
 	size_t first, last;     /* its questions (chain), SIZE_MAX: none */
+	size_t born;            /* how many questions came before it: its place among them */
+	const char *description;   /* rich text, or NULL */
 };
 
 /* A question written to the spool: where its XML is, and its digest. */
@@ -304,7 +306,8 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 				    memcmp(im->cats[i].name, p, len) == 0)
 					break;
 			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent, SIZE_MAX, SIZE_MAX };
+				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent, SIZE_MAX,
+						 SIZE_MAX, im->n, NULL };
 
 				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
 					return QB_ENOMEM;
@@ -450,6 +453,25 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	return rc;
 }
 
+static int sink_category(void *ctx, const char *path, const char *description)
+{
+	struct import *im = ctx;
+	int oom = 0, enc = 0, rc;
+	const char *p = keep_text(&im->arena, path, 0, &oom, &enc);
+	const char *d = keep_text(&im->arena, description, 0, &oom, &enc);
+	size_t cat;
+
+	if (oom)
+		return QB_ENOMEM;
+	if (!p || !*p)
+		return 0;
+	if ((rc = find_cat(im, p, &cat)) != 0)
+		return rc;
+	if (cat != SIZE_MAX && d && *d)
+		im->cats[cat].description = d;
+	return 0;
+}
+
 static int sink_report(void *ctx, unsigned long line, enum qb_severity sev, enum qb_rule_key rule,
 		       const char *question, const char *msg)
 {
@@ -461,8 +483,8 @@ static int sink_report(void *ctx, unsigned long line, enum qb_severity sev, enum
 /* ---- the media folder ---------------------------------------------------- */
 
 /* NAME (any bytes, from the source) as a file name that stays in the media
- * folder: its last segment after '/' or '\\', letters, digits and ". _ -"
- * kept and every other byte '_', no leading '.', at most
+ * folder: its last segment after '/' or '\\', letters, digits, ". _ -" and
+ * inner spaces kept and every other byte '_', no leading '.', at most
  * IMPORT_MEDIA_NAME bytes before the extension; "file" for nothing. */
 static void media_name(char *out, size_t cap, const char *name)
 {
@@ -480,8 +502,10 @@ static void media_name(char *out, size_t cap, const char *name)
 	for (p = base; (size_t)(p - base) < stem && n + 1 < cap; p++) {
 		unsigned char c = (unsigned char)*p;
 
-		out[n++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ? c : '_');
+		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			   c == '.' || c == '_' || c == '-' || (c == ' ' && n > 0);
+
+		out[n++] = (char)(keep ? c : '_');
 	}
 	for (p = base + strlen(base) - ext; *p && n + 1 < cap; p++) {
 		unsigned char c = (unsigned char)*p;
@@ -682,7 +706,7 @@ static int import_file(struct import *im, const char *from, const char *path, st
 {
 	struct qb_buf b = QB_BUF_INIT;
 	const struct qb_importer *imp = from ? qb_importer_find(from) : NULL;
-	struct qb_imp_sink sink = { im, path, sink_question, sink_report, sink_media };
+	struct qb_imp_sink sink = { im, path, sink_question, sink_report, sink_media, sink_category };
 	size_t i, len;
 	int rc = 0;
 
@@ -882,21 +906,34 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	x->kids[x->depth] = 1;
 }
 
-/* The questions of category CAT, then its subcategories, in order. */
+static void write_description(struct qb_xw *x, const char *d)
+{
+	if (d && *d) {
+		qb_xw_start_mixed(x, "description");
+		if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST d) < 0)
+			x->rc = QB_EIO;
+		qb_xw_end_mixed(x);
+	}
+}
+
+/* The questions and subcategories of category CAT, in the order the
+ * source gave them (a subcategory where its first question came). */
 static void write_items(struct qb_xw *x, struct import *im, size_t cat)
 {
-	size_t i;
+	size_t q = cat == SIZE_MAX ? im->top_first : im->cats[cat].first, i;
 
-	for (i = cat == SIZE_MAX ? im->top_first : im->cats[cat].first; i != SIZE_MAX;
-	     i = im->v[i].next)
-		copy_question(x, im, &im->v[i]);
 	for (i = 0; i < im->ncats; i++)
 		if (im->cats[i].parent == cat) {
+			for (; q != SIZE_MAX && q < im->cats[i].born; q = im->v[q].next)
+				copy_question(x, im, &im->v[q]);
 			qb_xw_start(x, "category");
 			qb_xw_attr(x, "name", im->cats[i].name);
+			write_description(x, im->cats[i].description);
 			write_items(x, im, i);
 			qb_xw_end(x);
 		}
+	for (; q != SIZE_MAX; q = im->v[q].next)
+		copy_question(x, im, &im->v[q]);
 }
 
 /* Chains the questions of each category, in input order. */
@@ -973,6 +1010,8 @@ static int write_bank(struct import *im, const char *out, struct qb_atomic **a,
 	qb_xw_attr(&x, "id", im->bank_id);
 	qb_xw_attr(&x, "version", "1");
 	qb_xw_elem(&x, "title", top != SIZE_MAX ? im->cats[top].name : "Imported questions");
+	if (top != SIZE_MAX)
+		write_description(&x, im->cats[top].description);
 	write_items(&x, im, top);
 	rc = qb_xw_finish(&x);
 	xmlFreeTextWriter(w);

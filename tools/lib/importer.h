@@ -86,6 +86,10 @@ struct qb_imp_sink {
 	 * reports the image as dropped), or a negative error. */
 	int (*media)(void *ctx, unsigned long line, const char *name, const void *data, size_t len,
 		     char *src, size_t cap);
+	/* A category named by the source before its questions ("a/b/c"), with
+	 * its description (the bank's rich text, block) or NULL: it takes its
+	 * place in the order there. May be NULL (not called). */
+	int (*category)(void *ctx, const char *path, const char *description);
 };
 
 /* Formats the message and calls SINK->report (importers.c). */

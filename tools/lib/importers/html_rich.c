@@ -276,8 +276,10 @@ static void list(struct conv *c, const xmlNode *n, const char *name, int depth)
 
 	wstart(c, name);
 	for (k = n->children; k; k = k->next) {
-		if (k->type == XML_TEXT_NODE && blank((const char *)k->content))
+		if (k->type == XML_TEXT_NODE && blank((const char *)k->content)) {
+			wtext(c, (const char *)k->content, strlen((const char *)k->content));
 			continue;
+		}
 		wstart(c, "li");
 		if (k->type == XML_ELEMENT_NODE && !strcmp((const char *)k->name, "li")) {
 			drop_attrs(c, k);
@@ -407,8 +409,11 @@ static void walk(struct conv *c, const xmlNode *first, enum where at, int depth)
 
 	for (n = first; n && !c->bad; n = n->next) {
 		if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
-			if (at == W_BLOCK && blank((const char *)n->content))
+			if (at == W_BLOCK && blank((const char *)n->content)) {
+				/* kept between blocks (the field is trimmed at its ends) */
+				wtext(c, (const char *)n->content, strlen((const char *)n->content));
 				continue;
+			}
 			if (para && at != W_BLOCK && !blank((const char *)n->content)) {
 				wstart(c, "br");
 				wend(c);
@@ -492,6 +497,19 @@ static int has_markup_chars(const char *s)
 	return strpbrk(s, "<&") || strstr(s, "\\(") || strstr(s, "\\[") || strstr(s, "$$");
 }
 
+/* The first node of the text: the children of the implied body. */
+static const xmlNode *body_of(htmlDocPtr doc)
+{
+	const xmlNode *n = xmlDocGetRootElement(doc), *c;
+
+	if (!n || strcmp((const char *)n->name, "html") != 0)
+		return doc->children;
+	for (c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
+			return c->children;
+	return n->children;
+}
+
 /* HTML the parser gave up on (libxml2 stops at 256 levels of nesting and
  * drops the rest): its text, every tag left out, so that nothing of the
  * text is lost; entities stay as written. */
@@ -534,9 +552,10 @@ const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, cons
 		h->oom = 1;
 		return NULL;
 	}
+	/* with the implied html and body: without them libxml2 2.9 nests what
+	 * follows a paragraph inside it */
 	doc = htmlCtxtReadMemory(ctxt, html, (int)len, NULL, "UTF-8",
-				 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-				 HTML_PARSE_NOIMPLIED);
+				 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
 	gave_up = ctxt->disableSAX || ctxt->errNo == XML_ERR_INTERNAL_ERROR;
 	htmlFreeParserCtxt(ctxt);
 	if (!doc || gave_up) {
@@ -544,7 +563,7 @@ const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, cons
 		qb_imp_html_drop(h, "markup the HTML parser could not read (nested too deep)");
 		return tags_out(h, arena, html);
 	}
-	out = convert(h, arena, doc->children, NULL, block);
+	out = convert(h, arena, body_of(doc), NULL, block);
 	xmlFreeDoc(doc);
 	return out;
 }

@@ -475,6 +475,12 @@ static int question(struct mxml *m, const xmlNode *qn)
 			free(m->category);
 			m->category = strdup(p);
 			rc = m->category ? 0 : QB_ENOMEM;
+			if (!rc && m->sink->category) {
+				const char *info = field(m, child(qn, "info"), p);
+
+				rc = m->oom ? QB_ENOMEM : m->rc ? m->rc :
+				     m->sink->category(m->sink->ctx, p, info);
+			}
 		}
 		goto done;
 	}
