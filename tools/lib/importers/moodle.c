@@ -598,6 +598,20 @@ static int question(struct mxml *m, const xmlNode *qn)
 		} else if (ncorrect && fabs(share * (double)ncorrect - 1) > 1e-4) {
 			changed = 1;
 		}
+		if (q.kind == QB_IMP_MULTIPLE && m->nch > ncorrect) {
+			/* the bank takes 100%/W off for each of its W wrong options picked */
+			double cost = -1.0 / (double)(m->nch - ncorrect);
+
+			for (i = 0; i < m->nch; i++)
+				if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4 &&
+				    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
+						 "a wrong answer's fraction is not an equal share of -100% "
+						 "(what the bank's multiple-answer marking takes off for "
+						 "each wrong option picked)")))
+					goto done;
+				else if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4)
+					break;
+		}
 		if (changed && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
 			q.kind == QB_IMP_SINGLE ?
 			"the answers' fractions are not what a bank can express (one key at 100%): "
@@ -619,6 +633,13 @@ static int question(struct mxml *m, const xmlNode *qn)
 
 			q.case_sensitive = u && strcmp((const char *)u, "1") == 0;
 			xmlFree(u);
+		}
+		for (i = 0; i < m->nch; i++) {
+			if (m->ch[i].fraction <= 0 && *m->ch[i].text)
+				qb_imp_html_drop(&m->html, "answers that earn 0% (they change no mark)");
+			if (m->ch[i].feedback && *m->ch[i].feedback)
+				qb_imp_html_drop(&m->html, "the answers' feedback (a bank keeps none for "
+						 "short or numeric answers)");
 		}
 		for (i = k = 0; i < m->nch; i++) {
 			if (fabs(m->ch[i].fraction - 1) < 1e-5 && (q.kind == QB_IMP_SHORT || k == 0)) {
