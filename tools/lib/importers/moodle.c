@@ -325,12 +325,14 @@ static unsigned long count_of(const xmlNode *qn, const char *name)
 	return n;
 }
 
-/* 1 when element NAME of QN says false ("false", "0"); DFLT when absent. */
+/* 1 when element NAME of QN says false as Moodle's trans_single() reads
+ * it ("false", "0" or nothing, trimmed); DFLT when the element is absent. */
 static int is_false(const xmlNode *qn, const char *name, int dflt)
 {
 	const xmlNode *c = child(qn, name);
 	xmlChar *v = c ? xmlNodeGetContent((xmlNodePtr)c) : NULL;
-	int r = v ? strcmp((const char *)v, "false") == 0 || strcmp((const char *)v, "0") == 0 : dflt;
+	char *t = v ? trimmed((char *)v) : NULL;
+	int r = t ? strcmp(t, "false") == 0 || strcmp(t, "0") == 0 || !*t : dflt;
 
 	xmlFree(v);
 	return r;
@@ -509,7 +511,8 @@ static int question(struct mxml *m, const xmlNode *qn)
 		xmlFree(g);
 	}
 	read_tags(m, qn);
-	q.no_shuffle = is_false(qn, "shuffleanswers", 0);
+	/* Moodle's defaults when absent: multichoice false, matching true */
+	q.no_shuffle = is_false(qn, "shuffleanswers", strcmp(t, "multichoice") == 0);
 	if (strcmp(t, "matching") == 0) {
 		q.kind = QB_IMP_MATCHING;
 		for (c = qn->children; c; c = c->next)
