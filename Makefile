@@ -102,6 +102,7 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_item.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
+	tools/lib/exporters/target.c \
 	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
 	tools/lib/import.c \
@@ -321,6 +322,22 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
+# ---- the gate's property test (tests/gate/suite) ---------------------------
+#
+# $(BUILD)/gate_check generates random banks and checks, through the library,
+# that every bank that lints clean exports to every target with the bank's
+# keys (tests/gate/gate_check.c).
+
+GATE_CHECK := $(BUILD)/gate_check
+
+_test: $(GATE_CHECK)
+
+$(GATE_CHECK): $(BUILD)/obj/tests/gate/gate_check.o $(LIBQBANK)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(LIBQBANK) $(PKG_LIBS)
+
+-include $(BUILD)/obj/tests/gate/gate_check.d
+
 # ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
@@ -394,9 +411,17 @@ bench:
 	$(Q)tools/setup.sh build
 	$(Q)$(MAKE) --no-print-directory QB_INNER=1 _bench
 
-_bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_DIR)/bank-$(BENCH_N).xml
+BENCH_FILES := $(BENCH_DIR)/bank-$(BENCH_N).xml $(BENCH_DIR)/bank-text-$(BENCH_N).xml
+
+_bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_FILES)
 	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) RUNS=$(BENCH_RUNS) DOM_RUNS=$(BENCH_DOM_RUNS) OUT=$(BENCH_DIR) \
-		tools/bench/bench.sh $(BENCH_DIR)/bank-$(BENCH_N).xml
+		tools/bench/bench.sh $(BENCH_FILES)
+
+# the two shapes: markup-heavy (the original benchmark bank) and plain text
+$(BENCH_DIR)/bank-text-%.xml: $(BENCH_GEN)
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)$(BENCH_GEN) -p text -n $* -o $@.tmp && mv $@.tmp $@
 
 $(BENCH_DIR)/bank-%.xml: $(BENCH_GEN)
 	@mkdir -p $(@D)
