@@ -120,9 +120,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
 	  "qbank import reduced a text's HTML markup to its text",
 	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
-	  "editor) is read with libxml2's HTML parser and only its text is kept, so bold, lists "
-	  "or tables are lost; the finding names the question. The question is imported; the exit "
-	  "status is 1.\n"
+	  "editor) is read with libxml2's HTML parser; what has an equivalent in a bank (Moodle "
+	  "XML: em, strong, code, sub, sup, br, p, pre, lists, images, TeX) becomes the bank's "
+	  "markup, and what has none (tables, links, styled spans, fonts, or a setting a bank "
+	  "cannot hold, such as an essay's response template) is reduced to its text or left "
+	  "out; the finding names the question and what went. The question is imported; the "
+	  "exit status is 1.\n"
 	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
 	  "Good: ::Q::Match the activity to its description.{...}",
 	  NULL, NULL },
