@@ -35,6 +35,10 @@ struct qb_rich_opts {
 	/* qb_rich_to_html only: an element (e.g. "p") to wrap the whole text in,
 	 * or NULL. */
 	const char *wrap;
+	/* 1: HTML syntax for a page parsed as text/html, where <p/> opens a p
+	 * that never closes: every empty element but br and img gets an end
+	 * tag (<p></p>). 0: XML syntax (<p/>), what XHTML in XML wants. */
+	int html_syntax;
 };
 
 /* Writes the children of rich-text element N (stem, text, rationale, ...).
