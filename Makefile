@@ -94,6 +94,7 @@ LIB_SRCS := \
 	tools/lib/export.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
+	tools/lib/exporters/export_pandoc.c \
 	tools/lib/exporters/export_qti21.c \
 	tools/lib/exporters/md_item.c \
 	tools/lib/exporters/md_rand.c \
@@ -176,7 +177,8 @@ UNIT_SRCS := \
 	tests/unit/check_text.c \
 	tests/unit/moodle_rules.c
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/qbank_xsd.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/qbank_xsd.o \
+	$(BUILD)/obj/gen/reference_docx.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/starter_xml.o
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 # the unit tests also see the command line's tables (everything but main)
@@ -275,6 +277,26 @@ $(BUILD)/gen/qbank_xsd.c: schema/qbank.xsd tools/embed.sh
 	$(Q)tools/embed.sh qb_schema_xsd $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
+
+# The DOCX reference document of --to docx: pandoc's own, with the page
+# and fonts of the PDF (tools/docx_reference.c says what changes), embedded
+# in qbank so that an export finds it from any folder.
+$(BUILD)/docx_reference: $(BUILD)/obj/tools/docx_reference.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(BUILD)/gen/reference.docx: $(BUILD)/docx_reference
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)pandoc -o $@.in --print-default-data-file reference.docx && \
+		$(BUILD)/docx_reference $@.in $@.tmp && rm -f $@.in && mv $@.tmp $@
+
+$(BUILD)/gen/reference_docx.c: $(BUILD)/gen/reference.docx tools/embed.sh
+	$(Q)tools/embed.sh qb_reference_docx $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
 
@@ -438,7 +460,8 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra \
 	-MMD -MP $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o \
+	$(FUZZ_DIR)/obj/gen/reference_docx.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 
 .PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
@@ -453,6 +476,10 @@ _fuzz: _fuzz_build
 _fuzz_build: $(FUZZ_BINS)
 
 $(FUZZ_DIR)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (moodle, qti21, markdown)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (docx, markdown, moodle, pdf, qti21)", arg);
 	return 0;
 }
 
@@ -85,18 +85,24 @@ static int set_seed(void *field, const char *arg, const struct qb_opts *o)
 	return 0;
 }
 
+/* The targets that print an exam (the Markdown exporter's options). */
+static int printable(const char *name)
+{
+	return strcmp(name, "markdown") == 0 || strcmp(name, "pdf") == 0 || strcmp(name, "docx") == 0;
+}
+
 #define F(field) offsetof(struct export_args, field)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "moodle, qti21 or markdown", F(x), set_target, 0 },
+	{ "to", 0, "FORMAT", "docx, markdown, moodle, pdf or qti21", F(x), set_target, 0 },
 	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
 	  F(o.output), qb_opt_string, 0 },
-	{ "answers", 0, NULL, "markdown: the teacher's version (keys, rationales, explanations)",
+	{ "answers", 0, NULL, "print: the teacher's version (keys, rationales, explanations)",
 	  F(o.answers), qb_opt_flag, 0 },
-	{ "forms", 0, "N", "markdown: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
-	{ "seed", 0, "S", "markdown: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
-	{ "title", 0, "T", "markdown: the exam's title (default: the bank's title)", F(o.title),
+	{ "forms", 0, "N", "print: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
+	{ "seed", 0, "S", "print: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
+	{ "title", 0, "T", "print: the exam's title (default: the bank's title)", F(o.title),
 	  qb_opt_string, 0 },
 	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
 	{ "config", 0, "FILE", "the lint configuration, as for 'qbank lint'", F(setup.config_path),
@@ -130,15 +136,15 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (moodle, qti21 or markdown)");
+		rc = cli_usage_error("export", "--to is required (docx, markdown, moodle, pdf or qti21)");
 		goto done;
 	}
 	if (first >= argc) {
 		rc = cli_usage_error("export", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (strcmp(a.x->name, "markdown") != 0 && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title)) {
-		rc = cli_usage_error("export", "--answers, --forms, --seed and --title apply to --to markdown only");
+	if (!printable(a.x->name) && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title)) {
+		rc = cli_usage_error("export", "--answers, --forms, --seed and --title apply to --to markdown, pdf and docx only");
 		goto done;
 	}
 	if (a.o.forms && !a.o.has_seed) {

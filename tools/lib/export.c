@@ -13,10 +13,15 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
+	{ "docx", "Word document of the printable exam (pandoc, with qbank's reference document)", ".docx", 1,
+	  QB_EXPORTER_LIGHT, qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
+	  qb_pandoc_abort },
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
+	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1, QB_EXPORTER_LIGHT,
+	  qb_pdf_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit, qb_pandoc_abort },
 	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
 };
