@@ -326,7 +326,7 @@ static int job_error(const struct pandoc_state *st, const struct job *j, struct 
 				fix = causes[k].fix;
 				code = causes[k].code;
 			}
-			if (nlines < 4 && line[0]) {
+			if (nlines < 4 && line[0] && (!quote.ptr || !strstr(quote.ptr, line))) {
 				(void)qb_buf_printf(&quote, "\n  pandoc: %.300s", line);
 				nlines++;
 			}
@@ -335,11 +335,11 @@ static int job_error(const struct pandoc_state *st, const struct job *j, struct 
 	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0 && !fix)
 		fix = "pandoc printed messages: fix what they name";
 	if (WIFSIGNALED(j->status))
-		qb_error_set(err, QB_EIO, "%s%s.%s: pandoc ended by signal %d", st->stem.ptr, j->name,
-			     st->t->name, WTERMSIG(j->status));
+		qb_error_set(err, QB_EIO, "%s%s%s.%s: pandoc ended by signal %d", st->outdir.ptr,
+			     st->stem.ptr, j->name, st->t->name, WTERMSIG(j->status));
 	else
-		qb_error_set(err, code, "%s%s.%s: not written: %s%s", st->stem.ptr, j->name, st->t->name,
-			     fix ? fix : "pandoc failed", quote.len ? quote.ptr : "");
+		qb_error_set(err, code, "%s%s%s.%s: not written: %s%s", st->outdir.ptr, st->stem.ptr,
+			     j->name, st->t->name, fix ? fix : "pandoc failed", quote.len ? quote.ptr : "");
 	free(log);
 	qb_buf_dispose(&path);
 	qb_buf_dispose(&quote);
