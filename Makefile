@@ -97,6 +97,7 @@ LIB_SRCS := \
 	tools/lib/exporters/export_pandoc.c \
 	tools/lib/exporters/export_qti21.c \
 	tools/lib/exporters/md_item.c \
+	tools/lib/exporters/md_labels.c \
 	tools/lib/exporters/md_rand.c \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \

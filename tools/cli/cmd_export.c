@@ -104,6 +104,14 @@ static const struct qb_opt export_opts[] = {
 	{ "seed", 0, "S", "print: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
 	{ "title", 0, "T", "print: the exam's title (default: the bank's title)", F(o.title),
 	  qb_opt_string, 0 },
+	{ "course", 0, "TEXT", "print: the course, under the title", F(o.course), qb_opt_string, 0 },
+	{ "date", 0, "TEXT", "print: the exam's date, under the title", F(o.date), qb_opt_string, 0 },
+	{ "duration", 0, "TEXT", "print: the time allowed, e.g. \"90 minutes\"", F(o.duration),
+	  qb_opt_string, 0 },
+	{ "instructions", 0, "FILE", "print: the instructions (Markdown) instead of the bank's description",
+	  F(o.instructions), qb_opt_string, 0 },
+	{ "labels", 0, "FILE", "print: the printed words (\"key: text\" lines; default: the bank's xml:lang)",
+	  F(o.labels), qb_opt_string, 0 },
 	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
 	{ "config", 0, "FILE", "the lint configuration, as for 'qbank lint'", F(setup.config_path),
 	  qb_opt_string, 0 },
@@ -112,9 +120,10 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, a QTI 2.1 package or Pandoc Markdown",
-	"qbank export --to moodle|qti21|markdown [-o OUT] [--answers] [--forms N --seed S]\n"
-	"             [--title T] PATH...",
+	"export", "write Moodle XML, a QTI 2.1 package, Pandoc Markdown, or a printed exam as PDF or DOCX",
+	"qbank export --to moodle|qti21|markdown|pdf|docx [-o OUT] [--answers] [--forms N --seed S]\n"
+	"             [--title T] [--course C] [--date D] [--duration T] [--instructions FILE]\n"
+	"             [--labels FILE] PATH...",
 	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	"unknown or incomplete option '%s'", 0
@@ -143,8 +152,11 @@ int cmd_export(int argc, char **argv)
 		rc = cli_usage_error("export", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (!printable(a.x->name) && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title)) {
-		rc = cli_usage_error("export", "--answers, --forms, --seed and --title apply to --to markdown, pdf and docx only");
+	if (!printable(a.x->name) && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title ||
+				      a.o.course || a.o.date || a.o.duration || a.o.instructions ||
+				      a.o.labels)) {
+		rc = cli_usage_error("export", "--answers, --forms, --seed, --title and the header options "
+				     "apply to --to markdown, pdf and docx only");
 		goto done;
 	}
 	if (a.o.forms && !a.o.has_seed) {
