@@ -54,7 +54,7 @@ static const char latex_header[] =
 	"\\newcommand{\\qbbubble}[1]{\\makebox[6.5mm]{\\setlength{\\unitlength}{1mm}\\begin{picture}(5,4)\n"
 	"  \\put(2.5,1.3){\\circle{4.4}}\\put(2.5,1.3){\\makebox(0,0){\\scriptsize #1}}\\end{picture}}}\n"
 	"\\newcommand{\\qbfilled}[1]{\\makebox[6.5mm]{\\setlength{\\unitlength}{1mm}\\begin{picture}(5,4)\n"
-	"  \\put(2.5,1.3){\\circle*{4.4}}\\put(2.5,1.3){\\makebox(0,0){}}\\end{picture}}}\n"
+	"  \\put(2.5,1.3){\\circle{4.4}}\\put(2.5,1.3){\\circle*{3.6}}\\end{picture}}}\n"
 	"\\newcommand{\\qbrow}[2]{\\noindent\\makebox[9mm][r]{\\textbf{#1.}}\\hspace{2mm}#2\\par\\vspace{1.2mm}}\n"
 	"\\newcommand{\\qbendcolumns}{\\end{minipage}\\par}\n"
 	"\\ifdefined\\XeTeXinterchartokenstate\n"
@@ -647,8 +647,9 @@ static int copy_key(FILE *to, FILE *rows, int forms, const struct md_state *st)
 
 /* The answer sheet of form OUT, as one LaTeX block (the PDF's; other
  * formats leave it out): the form letter, name and student-number grid,
- * then a row of lettered bubbles per choice question, in three columns.
- * FILLED: the key's copy, the correct bubbles filled, for an overlay. */
+ * then a row of lettered bubbles per choice question, in two columns.
+ * FILLED: the key's copy, the same page with the correct bubbles filled,
+ * for an overlay. */
 static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *out, int filled)
 {
 	struct qb_buf b = QB_BUF_INIT;
@@ -664,7 +665,8 @@ static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *
 		rc = latex_text(&b, md_label_plain(&st->labels, MD_L_FORM));
 	if (!rc)
 		rc = qb_buf_printf(&b, " %c}}\\end{center}\n", out->letter);
-	if (!rc && !filled) {
+	/* the same page on the key, so that it lies over a student's sheet */
+	if (!rc) {
 		rc = qb_buf_adds(&b, "\\noindent ");
 		if (!rc)
 			rc = latex_text(&b, md_label_plain(&st->labels, MD_L_NAME));
@@ -698,7 +700,7 @@ static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *
 					       "\\end{minipage}\\par\\bigskip\n", out->letter);
 	}
 	if (!rc)
-		rc = qb_buf_adds(&b, "\\begin{multicols}{3}\n");
+		rc = qb_buf_adds(&b, "\\begin{multicols}{2}\n");
 	if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
 		rc = QB_EIO;
 	qb_buf_clear(&b);
