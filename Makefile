@@ -345,24 +345,21 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 # ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
-# For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
-#   <name>.pdf                      the student version
-#   <name>-answers.pdf              the teacher's version: keys, rationales, key table
-#   <name>-form-A.pdf, -form-B.pdf  two shuffled forms (seed PDF_SEED)
-#   <name>-form-key.pdf             the answer key of each form
-# pandoc runs from the Markdown's folder (image paths are relative to it)
-# with XeLaTeX, the engine the set-up installs; SOURCE_DATE_EPOCH keeps the
-# PDFs' dates fixed. `make` builds them too (the _export target).
+# For every bank/<name>.xml, in $(BUILD)/print/, written by qbank itself
+# (--to pdf and --to docx run pandoc and XeLaTeX, the forms in parallel):
+#   <name>.pdf, <name>.docx                  the student version
+#   <name>-answers.pdf                       the teacher's version: keys, rationales, key table
+#   <name>-form-A.pdf, -form-B.pdf           two shuffled forms (seed PDF_SEED), each
+#                                            with its answer sheet
+#   <name>-form-key.pdf                      each form's key and filled answer sheet
+# SOURCE_DATE_EPOCH (qbank's default: 0) keeps the files' dates fixed.
+# `make` builds them too (the _export target).
 
 PRINT     := $(BUILD)/print
 PDF_SEED  ?= 1
-PANDOC    ?= pandoc
-PANDOC_PDF = SOURCE_DATE_EPOCH=0 FORCE_SOURCE_DATE=1 $(PANDOC) --pdf-engine=xelatex
-PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf -answers.pdf \
-	-form-A.pdf -form-B.pdf -form-key.pdf))
+PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf .docx -answers.pdf -form-A.pdf))
 
 .PHONY: pdf _pdf
-.SECONDARY: $(PDFS:.pdf=.md)
 
 pdf:
 	$(Q)tools/setup.sh build print
@@ -370,25 +367,26 @@ pdf:
 
 _pdf: $(PDFS)
 
-$(PRINT)/%.md: bank/%.xml $(QBANK)
+$(PRINT)/%.pdf: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $@"
-	$(Q)$(QBANK) export --to markdown -o $@ $<
+	@echo "  PDF     $@"
+	$(Q)$(QBANK) export -q --to pdf -o $@ $<
 
-$(PRINT)/%-answers.md: bank/%.xml $(QBANK)
+$(PRINT)/%.docx: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $@"
-	$(Q)$(QBANK) export --to markdown --answers -o $@ $<
+	@echo "  DOCX    $@"
+	$(Q)$(QBANK) export -q --to docx -o $@ $<
 
-# one run writes both forms and their key
-$(PRINT)/%-form-A.md $(PRINT)/%-form-B.md $(PRINT)/%-form-key.md: bank/%.xml $(QBANK)
+$(PRINT)/%-answers.pdf: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $(PRINT)/$*-form-{A,B,key}.md"
-	$(Q)$(QBANK) export --to markdown --forms 2 --seed $(PDF_SEED) -o $(PRINT)/$*-form.md $<
+	@echo "  PDF     $@"
+	$(Q)$(QBANK) export -q --to pdf --answers -o $@ $<
 
-$(PRINT)/%.pdf: $(PRINT)/%.md
-	@echo "  PANDOC  $@"
-	$(Q)cd $(@D) && $(PANDOC_PDF) -o .$(*F).tmp.pdf $(*F).md && mv .$(*F).tmp.pdf $(*F).pdf
+# one run prints both forms and their key (three pandoc jobs side by side)
+$(PRINT)/%-form-A.pdf: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  PDF     $(PRINT)/$*-form-{A,B,key}.pdf"
+	$(Q)$(QBANK) export -q --to pdf --forms 2 --seed $(PDF_SEED) -o $(PRINT)/$*-form.pdf $<
 
 # ---- benchmark (not installed; see tools/bench/README.md) ------------------
 #
