@@ -59,6 +59,7 @@ struct pandoc_state {
 	struct qb_buf dirpath;       /* the temporary folder */
 	struct qb_buf outdir;        /* the output's folder, "" for the working one */
 	struct qb_buf stem;          /* the output's name without its extension */
+	struct qb_buf output;        /* -o as given: the one output without forms */
 	struct qb_buf dirreal;       /* the same, as an absolute path */
 	struct qb_buf resource;      /* --resource-path */
 	int forms, one_thread;
@@ -144,6 +145,7 @@ static void state_free(struct pandoc_state *st)
 	qb_buf_dispose(&st->dirpath);
 	qb_buf_dispose(&st->outdir);
 	qb_buf_dispose(&st->stem);
+	qb_buf_dispose(&st->output);
 	qb_buf_dispose(&st->resource);
 	qb_buf_dispose(&st->dirreal);
 	free(st);
@@ -200,6 +202,8 @@ static int pandoc_open(void **state, const struct qb_export_opts *o, const char 
 	if (!rc)
 		rc = qb_buf_add(&st->stem, base, dot && dot > base && strcmp(dot + 1, name) == 0
 					   ? (size_t)(dot - base) : strlen(base));
+	if (!rc)
+		rc = qb_buf_adds(&st->output, out);
 	if (!rc)
 		rc = qb_buf_printf(&st->dirpath, "%s.qbank-%s-XXXXXX", st->outdir.ptr, name);
 	if (rc)
@@ -302,7 +306,7 @@ static const struct {
  * wrote (the first few), the cause and the fix. */
 static int job_error(const struct pandoc_state *st, const struct job *j, struct qb_error *err)
 {
-	struct qb_buf path = QB_BUF_INIT, quote = QB_BUF_INIT;
+	struct qb_buf path = QB_BUF_INIT, quote = QB_BUF_INIT, target = QB_BUF_INIT;
 	char *log = NULL, *line, *save = NULL;
 	const char *fix = NULL;
 	int code = QB_EIO, nlines = 0;
@@ -332,17 +336,22 @@ static int job_error(const struct pandoc_state *st, const struct job *j, struct 
 			}
 		}
 	}
+	if (!st->forms)
+		(void)qb_buf_adds(&target, st->output.ptr);
+	else
+		(void)qb_buf_printf(&target, "%s%s%s.%s", st->outdir.ptr, st->stem.ptr, j->name,
+				    st->t->name);
 	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0 && !fix)
 		fix = "pandoc printed messages: fix what they name";
 	if (WIFSIGNALED(j->status))
-		qb_error_set(err, QB_EIO, "%s%s%s.%s: pandoc ended by signal %d", st->outdir.ptr,
-			     st->stem.ptr, j->name, st->t->name, WTERMSIG(j->status));
+		qb_error_set(err, QB_EIO, "%s: pandoc ended by signal %d", target.ptr ? target.ptr : "", WTERMSIG(j->status));
 	else
-		qb_error_set(err, code, "%s%s%s.%s: not written: %s%s", st->outdir.ptr, st->stem.ptr,
-			     j->name, st->t->name, fix ? fix : "pandoc failed", quote.len ? quote.ptr : "");
+		qb_error_set(err, code, "%s: not written: %s%s", target.ptr ? target.ptr : "", fix ? fix : "pandoc failed",
+			     quote.len ? quote.ptr : "");
 	free(log);
 	qb_buf_dispose(&path);
 	qb_buf_dispose(&quote);
+	qb_buf_dispose(&target);
 	return code;
 }
 
@@ -492,7 +501,11 @@ static int move_all(struct pandoc_state *st, const struct job *jobs, size_t njob
 		qb_buf_clear(&to);
 		rc = qb_buf_printf(&from, "%s/%s%s.%s", st->dirpath.ptr, st->stem.ptr, jobs[k].name,
 				   st->t->name);
-		if (!rc)
+		/* without forms, -o exactly as given; forms are named as the
+		 * Markdown exporter names them */
+		if (!rc && !st->forms)
+			rc = qb_buf_adds(&to, st->output.ptr);
+		else if (!rc)
 			rc = qb_buf_printf(&to, "%s%s%s.%s", st->outdir.ptr, st->stem.ptr, jobs[k].name,
 					   st->t->name);
 		if (!rc && rename(from.ptr, to.ptr) != 0) {
