@@ -124,7 +124,7 @@ const struct qb_opts cmd_export_opts = {
 	"qbank export --to moodle|qti21|markdown|pdf|docx [-o OUT] [--answers] [--forms N --seed S]\n"
 	"             [--title T] [--course C] [--date D] [--duration T] [--instructions FILE]\n"
 	"             [--labels FILE] PATH...",
-	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
+	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 23,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	"unknown or incomplete option '%s'", 0
 };
