@@ -95,8 +95,10 @@ LIB_SRCS := \
 	tools/lib/exporters/export_html.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
+	tools/lib/exporters/export_pandoc.c \
 	tools/lib/exporters/export_qti21.c \
 	tools/lib/exporters/md_item.c \
+	tools/lib/exporters/md_labels.c \
 	tools/lib/exporters/md_rand.c \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
@@ -179,8 +181,9 @@ UNIT_SRCS := \
 	tests/unit/check_text.c \
 	tests/unit/moodle_rules.c
 
-# compiled-in files (tools/embed.sh): the schema, the HTML page's assets
-GEN_OBJS  := $(addprefix $(BUILD)/obj/gen/,qbank_xsd.o html_css.o html_js.o katex_js.o)
+# compiled-in files (tools/embed.sh): the schema, the HTML page's assets,
+# the DOCX reference document
+GEN_OBJS  := $(addprefix $(BUILD)/obj/gen/,qbank_xsd.o html_css.o html_js.o katex_js.o reference_docx.o)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_OBJS)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/starter_xml.o
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -306,6 +309,26 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
 
+# The DOCX reference document of --to docx: pandoc's own, with the page
+# and fonts of the PDF (tools/docx_reference.c says what changes), embedded
+# in qbank so that an export finds it from any folder.
+$(BUILD)/docx_reference: $(BUILD)/obj/tools/docx_reference.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(BUILD)/gen/reference.docx: $(BUILD)/docx_reference
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)pandoc -o $@.in --print-default-data-file reference.docx && \
+		$(BUILD)/docx_reference $@.in $@.tmp && rm -f $@.in && mv $@.tmp $@
+
+$(BUILD)/gen/reference_docx.c: $(BUILD)/gen/reference.docx tools/embed.sh
+	$(Q)tools/embed.sh qb_reference_docx $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
+
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
@@ -366,24 +389,21 @@ $(GATE_CHECK): $(BUILD)/obj/tests/gate/gate_check.o $(LIBQBANK)
 
 # ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
-# For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
-#   <name>.pdf                      the student version
-#   <name>-answers.pdf              the teacher's version: keys, rationales, key table
-#   <name>-form-A.pdf, -form-B.pdf  two shuffled forms (seed PDF_SEED)
-#   <name>-form-key.pdf             the answer key of each form
-# pandoc runs from the Markdown's folder (image paths are relative to it)
-# with XeLaTeX, the engine the set-up installs; SOURCE_DATE_EPOCH keeps the
-# PDFs' dates fixed. `make` builds them too (the _export target).
+# For every bank/<name>.xml, in $(BUILD)/print/, written by qbank itself
+# (--to pdf and --to docx run pandoc and XeLaTeX, the forms in parallel):
+#   <name>.pdf, <name>.docx                  the student version
+#   <name>-answers.pdf                       the teacher's version: keys, rationales, key table
+#   <name>-form-A.pdf, -form-B.pdf           two shuffled forms (seed PDF_SEED), each
+#                                            with its answer sheet
+#   <name>-form-key.pdf                      each form's key and filled answer sheet
+# SOURCE_DATE_EPOCH (qbank's default: 0) keeps the files' dates fixed.
+# `make` builds them too (the _export target).
 
 PRINT     := $(BUILD)/print
 PDF_SEED  ?= 1
-PANDOC    ?= pandoc
-PANDOC_PDF = SOURCE_DATE_EPOCH=0 FORCE_SOURCE_DATE=1 $(PANDOC) --pdf-engine=xelatex
-PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf -answers.pdf \
-	-form-A.pdf -form-B.pdf -form-key.pdf))
+PDFS := $(foreach b,$(BANK_NAMES),$(addprefix $(PRINT)/$(b),.pdf .docx -answers.pdf -form-A.pdf))
 
 .PHONY: pdf _pdf
-.SECONDARY: $(PDFS:.pdf=.md)
 
 pdf:
 	$(Q)tools/setup.sh build print
@@ -391,25 +411,26 @@ pdf:
 
 _pdf: $(PDFS)
 
-$(PRINT)/%.md: bank/%.xml $(QBANK)
+$(PRINT)/%.pdf: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $@"
-	$(Q)$(QBANK) export --to markdown -o $@ $<
+	@echo "  PDF     $@"
+	$(Q)$(QBANK) export -q --to pdf -o $@ $<
 
-$(PRINT)/%-answers.md: bank/%.xml $(QBANK)
+$(PRINT)/%.docx: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $@"
-	$(Q)$(QBANK) export --to markdown --answers -o $@ $<
+	@echo "  DOCX    $@"
+	$(Q)$(QBANK) export -q --to docx -o $@ $<
 
-# one run writes both forms and their key
-$(PRINT)/%-form-A.md $(PRINT)/%-form-B.md $(PRINT)/%-form-key.md: bank/%.xml $(QBANK)
+$(PRINT)/%-answers.pdf: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
-	@echo "  EXPORT  $(PRINT)/$*-form-{A,B,key}.md"
-	$(Q)$(QBANK) export --to markdown --forms 2 --seed $(PDF_SEED) -o $(PRINT)/$*-form.md $<
+	@echo "  PDF     $@"
+	$(Q)$(QBANK) export -q --to pdf --answers -o $@ $<
 
-$(PRINT)/%.pdf: $(PRINT)/%.md
-	@echo "  PANDOC  $@"
-	$(Q)cd $(@D) && $(PANDOC_PDF) -o .$(*F).tmp.pdf $(*F).md && mv .$(*F).tmp.pdf $(*F).pdf
+# one run prints both forms and their key (three pandoc jobs side by side)
+$(PRINT)/%-form-A.pdf: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  PDF     $(PRINT)/$*-form-{A,B,key}.pdf"
+	$(Q)$(QBANK) export -q --to pdf --forms 2 --seed $(PDF_SEED) -o $(PRINT)/$*-form.pdf $<
 
 # ---- benchmark (not installed; see tools/bench/README.md) ------------------
 #
@@ -491,7 +512,8 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra \
 	-MMD -MP $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o \
+	$(FUZZ_DIR)/obj/gen/reference_docx.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 
 .PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
@@ -506,6 +528,10 @@ _fuzz: _fuzz_build
 _fuzz_build: $(FUZZ_BINS)
 
 $(FUZZ_DIR)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -36,6 +36,7 @@ FLOORS='
 5a formats    cli/fmt* cli/format* cli/json_writer.[ch]
 5b commands   cli/*
 6  bench      bench/*
+6  build      docx_reference.c
 '
 
 files=$(find tools -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)

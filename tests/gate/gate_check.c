@@ -509,7 +509,8 @@ static void check_markdown(const char *path, const struct keys *keys)
 		const struct key *k;
 		size_t i, n = 0;
 
-		if (strncmp(line, "# Answer key", 12) == 0) {
+		/* the key table's rule row: its heading is in the bank's language */
+		if (strncmp(line, "|---:|", 6) == 0) {
 			in_key = 1;
 			continue;
 		}
@@ -611,6 +612,12 @@ static int check_bank(const char *path, const struct qb_config *cfg, const char 
 		const struct qb_exporter *x = &qb_exporters[i];
 		struct qb_export_opts o;
 		char out[4096];
+
+		/* pdf and docx print the Markdown exporter's output through
+		 * pandoc, seconds a bank: the Markdown is what is checked here,
+		 * the printing is tests/export/markdown/suite's */
+		if (strcmp(x->name, "pdf") == 0 || strcmp(x->name, "docx") == 0)
+			continue;
 
 		memset(&o, 0, sizeof(o));
 		snprintf(out, sizeof(out), "%s/out%s", dir, x->extension);

@@ -132,6 +132,46 @@ START_TEST(perm_is_a_permutation)
 }
 END_TEST
 
+/* The labels file's keys: sorted (bsearch), one per label, every label
+ * English at least, every built-in language found by its subtag. */
+START_TEST(labels_table)
+{
+	struct qb_error err = { 0, "" };
+	struct md_labels l;
+	int seen[MD_NLABELS] = { 0 }, i;
+
+	for (i = 0; i < MD_NLABELS; i++) {
+		if (i > 0)
+			ck_assert_int_lt(strcmp(md_label_keys[i - 1].name, md_label_keys[i].name), 0);
+		ck_assert_int_eq(seen[md_label_keys[i].label]++, 0);
+	}
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(md_labels_resolve(&l, "de-CH", NULL, &err), 0);
+	ck_assert_str_eq(md_label(&l, MD_L_STUDENT_NUMBER), "Matrikelnummer");
+	ck_assert_int_eq(md_labels_resolve(&l, "xx", NULL, &err), 0);
+	for (i = 0; i < MD_NLABELS; i++)
+		ck_assert_str_ne(md_label(&l, (enum md_label_id)i), "");
+	ck_assert_str_eq(md_label(&l, MD_L_TEACHER), "Teacher\\'s version");
+	ck_assert_str_eq(md_label_plain(&l, MD_L_TEACHER), "Teacher's version");
+	md_labels_dispose(&l);
+	ck_assert(md_labels_known("fr") && md_labels_known("NL") && md_labels_known("es-419"));
+	ck_assert(!md_labels_known("it"));
+}
+END_TEST
+
+/* The stem's own "Select N" keeps the printed note from repeating it. */
+START_TEST(stem_says_select)
+{
+	ck_assert(md_stem_says_select("Select two collectives.", "Select"));
+	ck_assert(md_stem_says_select("Which are true? (choose 3)", "Select"));
+	ck_assert(md_stem_says_select("Pick all that apply", "Select"));
+	ck_assert(md_stem_says_select("Welche? Wählen Sie 2.", "Wählen Sie"));
+	ck_assert(!md_stem_says_select("Which selection sort is stable?", "Select"));
+	ck_assert(!md_stem_says_select("Select the best answer.", "Select"));
+	ck_assert(!md_stem_says_select("Choose wisely.", "Select"));
+}
+END_TEST
+
 Suite *suite_markdown(void)
 {
 	Suite *s = suite_create("markdown");
@@ -141,6 +181,8 @@ Suite *suite_markdown(void)
 	tcase_add_loop_test(tc, rich_renders, 0, (int)(sizeof(rich_cases) / sizeof(rich_cases[0])));
 	tcase_add_test(tc, splitmix64_reference);
 	tcase_add_test(tc, perm_is_a_permutation);
+	tcase_add_test(tc, labels_table);
+	tcase_add_test(tc, stem_says_select);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -88,6 +88,8 @@ START_TEST(exporters_sorted)
 	ck_assert_ptr_nonnull(qb_exporter_find("moodle"));
 	ck_assert_ptr_nonnull(qb_exporter_find("qti21"));
 	ck_assert_ptr_nonnull(qb_exporter_find("markdown"));
+	ck_assert_ptr_nonnull(qb_exporter_find("pdf"));
+	ck_assert_ptr_nonnull(qb_exporter_find("docx"));
 }
 END_TEST
 

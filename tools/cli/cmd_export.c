@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (html, markdown, moodle, qti21)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (docx, html, markdown, moodle, pdf, qti21)", arg);
 	return 0;
 }
 
@@ -85,21 +85,35 @@ static int set_seed(void *field, const char *arg, const struct qb_opts *o)
 	return 0;
 }
 
+/* The targets that print an exam (the Markdown exporter's options). */
+static int printable(const char *name)
+{
+	return strcmp(name, "markdown") == 0 || strcmp(name, "pdf") == 0 || strcmp(name, "docx") == 0;
+}
+
 #define F(field) offsetof(struct export_args, field)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "html, markdown, moodle or qti21", F(x), set_target, 0 },
+	{ "to", 0, "FORMAT", "docx, html, markdown, moodle, pdf or qti21", F(x), set_target, 0 },
 	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
 	  F(o.output), qb_opt_string, 0 },
-	{ "answers", 0, NULL, "the teacher's version (markdown); open in teacher view (html)",
+	{ "answers", 0, NULL, "print: the teacher's version; html: open in teacher view",
 	  F(o.answers), qb_opt_flag, 0 },
 	{ "no-findings", 0, NULL, "html: leave the lint's findings out of the page", F(o.no_findings),
 	  qb_opt_flag, 0 },
-	{ "forms", 0, "N", "markdown: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
-	{ "seed", 0, "S", "markdown: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
-	{ "title", 0, "T", "markdown: the exam's title (default: the bank's title)", F(o.title),
+	{ "forms", 0, "N", "print: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
+	{ "seed", 0, "S", "print: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
+	{ "title", 0, "T", "print: the exam's title (default: the bank's title)", F(o.title),
 	  qb_opt_string, 0 },
+	{ "course", 0, "TEXT", "print: the course, under the title", F(o.course), qb_opt_string, 0 },
+	{ "date", 0, "TEXT", "print: the exam's date, under the title", F(o.date), qb_opt_string, 0 },
+	{ "duration", 0, "TEXT", "print: the time allowed, e.g. \"90 minutes\"", F(o.duration),
+	  qb_opt_string, 0 },
+	{ "instructions", 0, "FILE", "print: the instructions (Markdown) instead of the bank's description",
+	  F(o.instructions), qb_opt_string, 0 },
+	{ "labels", 0, "FILE", "print: the printed words (\"key: text\" lines; default: the bank's xml:lang)",
+	  F(o.labels), qb_opt_string, 0 },
 	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
 	{ "config", 0, "FILE", "the lint configuration, as for 'qbank lint'", F(setup.config_path),
 	  qb_opt_string, 0 },
@@ -108,10 +122,11 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, a QTI 2.1 package, Pandoc Markdown or an HTML page",
-	"qbank export --to html|markdown|moodle|qti21 [-o OUT] [--answers] [--no-findings]\n"
-	"             [--forms N --seed S] [--title T] PATH...",
-	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
+	"export", "write Moodle XML, a QTI 2.1 package, Pandoc Markdown, an HTML page, or a printed exam as PDF or DOCX",
+	"qbank export --to moodle|qti21|markdown|html|pdf|docx [-o OUT] [--answers] [--no-findings]\n"
+	"             [--forms N --seed S] [--title T] [--course C] [--date D] [--duration T]\n"
+	"             [--instructions FILE] [--labels FILE] PATH...",
+	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 23,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	"unknown or incomplete option '%s'", 0
 };
@@ -132,17 +147,18 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (html, markdown, moodle or qti21)");
+		rc = cli_usage_error("export", "--to is required (docx, html, markdown, moodle, pdf or qti21)");
 		goto done;
 	}
 	if (first >= argc) {
 		rc = cli_usage_error("export", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (strcmp(a.x->name, "markdown") != 0 && (a.o.forms || a.o.has_seed || a.o.title ||
-						   (a.o.answers && strcmp(a.x->name, "html") != 0))) {
-		rc = cli_usage_error("export", "--forms, --seed and --title apply to --to markdown only, "
-				     "--answers to markdown and html");
+	if (!printable(a.x->name) && (a.o.forms || a.o.has_seed || a.o.title || a.o.course ||
+				      a.o.date || a.o.duration || a.o.instructions || a.o.labels ||
+				      (a.o.answers && strcmp(a.x->name, "html") != 0))) {
+		rc = cli_usage_error("export", "--forms, --seed, --title and the header options apply to "
+				     "--to markdown, pdf and docx only, --answers to those and html");
 		goto done;
 	}
 	if (a.o.no_findings && strcmp(a.x->name, "html") != 0) {

@@ -15,6 +15,9 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
+	{ "docx", "Word document of the printable exam (pandoc, with qbank's reference document)", ".docx", 1,
+	  QB_EXPORTER_LIGHT, qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
+	  qb_pandoc_abort, qb_md_check, NULL },
 	{ "html", "one self-contained HTML page for reviewing the bank (keys, findings, filter)", ".html", 0,
 	  QB_EXPORTER_LIGHT, qb_html_open, qb_html_bank, qb_html_question, qb_html_commit, qb_html_abort,
 	  NULL, qb_html_findings },
@@ -23,6 +26,9 @@ const struct qb_exporter qb_exporters[] = {
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort,
 	  qb_moodle_check, NULL },
+	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1, QB_EXPORTER_LIGHT,
+	  qb_pdf_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit, qb_pandoc_abort,
+	  qb_md_check, NULL },
 	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 };

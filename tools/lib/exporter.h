@@ -22,6 +22,10 @@ struct qb_export_opts {
 	unsigned long seed;        /* markdown: shuffling seed */
 	int has_seed;
 	const char *title;         /* markdown: title override, or NULL */
+	/* markdown: the exam header's lines, each NULL when not given */
+	const char *course, *date, *duration;
+	const char *instructions;  /* markdown: a Markdown file instead of the bank's description */
+	const char *labels;        /* markdown: a labels file ("key: text" lines), or NULL */
 	/* Called now and then while the bank is read, or NULL (the driver's). */
 	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
 	void *progress_ctx;

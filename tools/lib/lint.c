@@ -362,6 +362,25 @@ static int target_report(void *ctx, const struct qb_question *q, enum qb_rule_ke
 			 "to %s: %s", q->id, t->x->name, msg);
 }
 
+/* pdf and docx print the Markdown exporter's output and share its check:
+ * of the targets that share one, only one runs it, so that each finding
+ * is reported once: the first that writes a text file (markdown), else
+ * the first. */
+static size_t check_owner(const struct qb_lint *l, size_t i)
+{
+	size_t k, first = i;
+
+	for (k = 0; k < l->ntargets; k++) {
+		if (l->targets[k]->check != l->targets[i]->check)
+			continue;
+		if (!l->targets[k]->needs_file)
+			return k;
+		if (k < first)
+			first = k;
+	}
+	return first;
+}
+
 static int run_targets(struct qb_lint *l, const struct qb_question *q)
 {
 	struct target_ctx t = { l, NULL };
@@ -373,7 +392,7 @@ static int run_targets(struct qb_lint *l, const struct qb_question *q)
 		return 0;
 	for (i = 0; i < l->ntargets && !err; i++) {
 		t.x = l->targets[i];
-		if (t.x->check)
+		if (t.x->check && check_owner(l, i) == i)
 			err = t.x->check(q, &s);
 	}
 	return err;

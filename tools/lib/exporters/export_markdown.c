@@ -35,7 +35,7 @@
  * fallback fonts for the characters DejaVu Sans lacks (CJK, emoji),
  * switched per character class since XeTeX has no font fallback. */
 static const char latex_header[] =
-	"\\renewcommand{\\abstractname}{Instructions}\n"
+	"\\usepackage{multicol}\n"
 	"\\makeatletter\n"
 	"% A question is set in a box and placed whole: TeX moves it to the next\n"
 	"% page rather than split it. One taller than a page is unboxed and breaks.\n"
@@ -46,8 +46,18 @@ static const char latex_header[] =
 	"\\newcount\\qb@n\n"
 	"\\newcommand{\\qblines}[1]{\\par\\qb@n=#1\\relax\\loop\\ifnum\\qb@n>0\n"
 	"  \\vbox to 8mm{\\vfil\\hrule width\\linewidth}\\advance\\qb@n by -1 \\repeat\\par}\n"
-	"\\newcommand{\\qbcolumns}{\\par\\noindent\\begin{minipage}[t]{0.47\\linewidth}}\n"
-	"\\newcommand{\\qbnextcolumn}{\\end{minipage}\\hfill\\begin{minipage}[t]{0.47\\linewidth}}\n"
+	"\\newcommand{\\qbspace}[1]{\\par\\vspace{#1\\dimexpr8mm\\relax}}\n"
+	"% matching columns ragged-right: justified, narrow columns get wide gaps\n"
+	"\\newcommand{\\qbcolumns}{\\par\\noindent\\begin{minipage}[t]{0.47\\linewidth}\\raggedright}\n"
+	"\\newcommand{\\qbnextcolumn}{\\end{minipage}\\hfill\\begin{minipage}[t]{0.47\\linewidth}\\raggedright}\n"
+	"% answer sheet: lettered bubbles, filled on the key\n"
+	"% U+25CB and U+25CF of DejaVu Sans, the letter on top (white on the\n"
+	"% filled one): the text layer still reads the letter and which is filled\n"
+	"\\newcommand{\\qbbubble}[1]{\\makebox[6.5mm]{\\makebox[0pt]{\\Large\\symbol{\"25CB}}"
+	"\\makebox[0pt]{\\raisebox{0.35ex}{\\scriptsize #1}}}}\n"
+	"\\newcommand{\\qbfilled}[1]{\\makebox[6.5mm]{\\makebox[0pt]{\\Large\\symbol{\"25CF}}"
+	"\\makebox[0pt]{\\raisebox{0.35ex}{\\scriptsize\\color{white}#1}}}}\n"
+	"\\newcommand{\\qbrow}[2]{\\noindent\\makebox[9mm][r]{\\textbf{#1.}}\\hspace{2mm}#2\\par\\vspace{1.2mm}}\n"
 	"\\newcommand{\\qbendcolumns}{\\end{minipage}\\par}\n"
 	"\\ifdefined\\XeTeXinterchartokenstate\n"
 	"  \\XeTeXinterchartokenstate=1\n"
@@ -75,7 +85,9 @@ static const char latex_header[] =
 
 struct md_out {
 	struct qb_atomic *a;
+	FILE *body;                /* the questions, spooled: the header needs the total */
 	FILE *key;                 /* answer-key rows, spooled */
+	FILE *sheet;               /* forms: "number letters" of each choice question */
 	unsigned long number;      /* questions written */
 	char letter;               /* form letter, or 0 */
 };
@@ -84,6 +96,11 @@ struct md_state {
 	int answers, nforms, has_title;
 	uint64_t seed;
 	struct qb_buf title;       /* Markdown */
+	struct qb_buf course, date, duration;   /* Markdown, empty when not given */
+	char *instructions;        /* Markdown: the file's, or the first bank's description */
+	int has_instructions_file;
+	const char *labels_file;
+	struct md_labels labels;
 	struct md_out out[MAX_FORMS];
 	int nout;
 	struct qb_atomic *keyfile; /* forms: every form's key */
@@ -95,6 +112,8 @@ struct md_state {
 	size_t ngroup, capgroup;
 	size_t gfile, gserial;
 };
+
+#define L(id) md_label(&st->labels, id)
 
 /* ---- file names and header ---------------------------------------------- */
 
@@ -119,8 +138,44 @@ static int yaml_block(struct qb_buf *b, const char *key, const char *md)
 	return rc ? rc : qb_buf_addc(b, '\n');
 }
 
+/* Plain text S for LaTeX: its specials as commands. */
+static int latex_text(struct qb_buf *b, const char *s)
+{
+	static const char *const special[][2] = {
+		{ "\\", "\\textbackslash{}" }, { "{", "\\{" }, { "}", "\\}" }, { "$", "\\$" },
+		{ "&", "\\&" }, { "#", "\\#" }, { "^", "\\^{}" }, { "_", "\\_" }, { "%", "\\%" },
+		{ "~", "\\~{}" },
+	};
+	size_t k;
+	int rc = 0;
+
+	for (; *s && !rc; s++) {
+		for (k = 0; k < sizeof(special) / sizeof(special[0]); k++)
+			if (*s == special[k][0][0])
+				break;
+		rc = k < sizeof(special) / sizeof(special[0]) ? qb_buf_adds(b, special[k][1])
+							       : qb_buf_addc(b, *s);
+	}
+	return rc;
+}
+
+/* "31 points", the sum printed without a locale's decimal comma. */
+static int total_text(struct qb_buf *b, const struct md_state *st)
+{
+	long long whole = (long long)floor(st->total + 1e-9);
+	long long frac = llround((st->total - (double)whole) * 100.0);
+
+	if (frac >= 100) {
+		whole++;
+		frac -= 100;
+	}
+	if (frac == 0)
+		return qb_buf_printf(b, "%lld %s", whole, L(whole == 1 ? MD_L_POINT : MD_L_POINTS));
+	return qb_buf_printf(b, "%lld.%02lld %s", whole, frac, L(MD_L_POINTS));
+}
+
 static int write_header(FILE *f, const struct md_state *st, const char *subtitle,
-			const char *instructions, char form, int name_line)
+			const char *instructions, char form, int exam, int name_line)
 {
 	struct qb_buf b = QB_BUF_INIT;
 	int rc;
@@ -130,7 +185,9 @@ static int write_header(FILE *f, const struct md_state *st, const char *subtitle
 		rc = yaml_block(&b, "title", st->title.ptr);
 	if (!rc && subtitle)
 		rc = yaml_block(&b, "subtitle", subtitle);
-	if (!rc)
+	if (!rc && st->date.len)
+		rc = yaml_block(&b, "date", st->date.ptr);
+	else if (!rc)
 		rc = qb_buf_adds(&b, "# date: the exam's date, e.g. \"12 June 2025\" (empty: none)\n"
 				     "date: \"\"\n");
 	if (!rc && instructions && instructions[0])
@@ -147,49 +204,75 @@ static int write_header(FILE *f, const struct md_state *st, const char *subtitle
 			"monofont: DejaVu Sans Mono\n"
 			"mathfont: DejaVu Math TeX Gyre\n"
 			"header-includes: |\n"
-			"  ```{=latex}\n");
+			"  ```{=latex}\n"
+			"  \\renewcommand{\\abstractname}{");
+	if (!rc)
+		rc = latex_text(&b, md_label_plain(&st->labels, MD_L_INSTRUCTIONS));
+	if (!rc)
+		rc = qb_buf_adds(&b, "}\n");
 	if (!rc)
 		rc = md_indent(&b, latex_header, "  ");
-	if (!rc && form)
-		rc = qb_buf_printf(&b, "  \\pagestyle{myheadings}\\AtBeginDocument{\\markright{Form %c}}\n",
-				   form);
+	if (!rc && form) {
+		rc = qb_buf_adds(&b, "  \\pagestyle{myheadings}\\AtBeginDocument{\\markright{");
+		if (!rc)
+			rc = latex_text(&b, md_label_plain(&st->labels, MD_L_FORM));
+		if (!rc)
+			rc = qb_buf_printf(&b, " %c}}\n", form);
+	}
 	if (!rc)
 		rc = qb_buf_adds(&b, "  ```\n---\n\n");
+	/* course, duration and total under the title, one per line */
+	if (!rc && exam && st->course.len)
+		rc = qb_buf_printf(&b, "**%s:** %s\\\n", L(MD_L_COURSE), st->course.ptr);
+	if (!rc && exam && st->duration.len)
+		rc = qb_buf_printf(&b, "**%s:** %s\\\n", L(MD_L_DURATION), st->duration.ptr);
+	if (!rc && exam)
+		rc = qb_buf_printf(&b, "**%s:** ", L(MD_L_TOTAL));
+	if (!rc && exam)
+		rc = total_text(&b, st);
+	if (!rc && exam)
+		rc = qb_buf_adds(&b, "\n\n");
 	if (!rc && name_line)
-		rc = qb_buf_adds(&b, "Name: \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
+		rc = qb_buf_printf(&b, "%s: \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
 				     "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_ "
-				     "Student number: \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\n\n");
+				     "%s: \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\n\n",
+				   L(MD_L_NAME), L(MD_L_STUDENT_NUMBER));
 	if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
 		rc = QB_EIO;
 	qb_buf_dispose(&b);
 	return rc;
 }
 
-static int write_headers(struct md_state *st, const char *instructions)
+static int write_exam_header(struct md_state *st, struct md_out *out)
 {
 	struct qb_buf sub = QB_BUF_INIT;
-	int i, rc = 0;
+	int rc = 0;
 
-	for (i = 0; i < st->nout && !rc; i++) {
-		qb_buf_clear(&sub);
-		if (st->out[i].letter && st->answers)
-			rc = qb_buf_printf(&sub, "Form %c: teacher\\'s version", st->out[i].letter);
-		else if (st->out[i].letter)
-			rc = qb_buf_printf(&sub, "Form %c", st->out[i].letter);
-		else if (st->answers)
-			rc = qb_buf_adds(&sub, "Teacher\\'s version");
-		if (!rc)
-			rc = write_header(qb_atomic_file(st->out[i].a), st, sub.len ? sub.ptr : NULL,
-					  instructions, st->out[i].letter, !st->answers);
-	}
-	if (!rc && st->keyfile) {
-		qb_buf_clear(&sub);
-		rc = qb_buf_printf(&sub, st->nforms > 1 ? "Answer keys: forms A" "\xe2\x80\x93" "%c"
-				       : "Answer key: form A", 'A' + st->nforms - 1);
-		if (!rc)
-			rc = write_header(qb_atomic_file(st->keyfile), st, sub.ptr, NULL, 0, 0);
-	}
-	st->header_done = 1;
+	if (out->letter && st->answers)
+		rc = qb_buf_printf(&sub, "%s %c: %s", L(MD_L_FORM), out->letter, L(MD_L_TEACHER));
+	else if (out->letter)
+		rc = qb_buf_printf(&sub, "%s %c", L(MD_L_FORM), out->letter);
+	else if (st->answers)
+		rc = qb_buf_adds(&sub, L(MD_L_TEACHER));
+	if (!rc)
+		rc = write_header(qb_atomic_file(out->a), st, sub.len ? sub.ptr : NULL,
+				  st->instructions, out->letter, 1, !st->answers);
+	qb_buf_dispose(&sub);
+	return rc;
+}
+
+static int write_key_header(struct md_state *st)
+{
+	struct qb_buf sub = QB_BUF_INIT;
+	int rc;
+
+	if (st->nforms > 1)
+		rc = qb_buf_printf(&sub, "%s: %s A" "\xe2\x80\x93" "%c", L(MD_L_ANSWER_KEY), L(MD_L_FORM),
+				   'A' + st->nforms - 1);
+	else
+		rc = qb_buf_printf(&sub, "%s: %s A", L(MD_L_ANSWER_KEY), L(MD_L_FORM));
+	if (!rc)
+		rc = write_header(qb_atomic_file(st->keyfile), st, sub.ptr, NULL, 0, 0, 0);
 	qb_buf_dispose(&sub);
 	return rc;
 }
@@ -206,8 +289,13 @@ static void state_free(struct md_state *st, int abort_outputs)
 	for (i = 0; i < st->nout; i++) {
 		if (abort_outputs)
 			qb_atomic_abort(st->out[i].a);
+		/* scratch files, discarded */
 		if (st->out[i].key)
-			(void)fclose(st->out[i].key);  /* a scratch file, discarded */
+			(void)fclose(st->out[i].key);
+		if (st->out[i].body)
+			(void)fclose(st->out[i].body);
+		if (st->out[i].sheet)
+			(void)fclose(st->out[i].sheet);
 	}
 	if (abort_outputs)
 		qb_atomic_abort(st->keyfile);
@@ -215,8 +303,38 @@ static void state_free(struct md_state *st, int abort_outputs)
 		md_item_free(st->group[k]);
 	free(st->group);
 	md_paths_dispose(&st->paths);
+	md_labels_dispose(&st->labels);
 	qb_buf_dispose(&st->title);
+	qb_buf_dispose(&st->course);
+	qb_buf_dispose(&st->date);
+	qb_buf_dispose(&st->duration);
+	free(st->instructions);
 	free(st);
+}
+
+/* --instructions FILE: the author's Markdown, as written (1 MB at most). */
+static int read_instructions(struct md_state *st, const char *path, struct qb_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		qb_error_set(err, QB_EIO, "%s: cannot read the instructions: %s", path, strerror(errno));
+		return QB_EIO;
+	}
+	st->instructions = malloc((1 << 20) + 1);
+	if (!st->instructions) {
+		(void)fclose(f);   /* read only */
+		return QB_ENOMEM;
+	}
+	n = fread(st->instructions, 1, 1 << 20, f);
+	(void)fclose(f);   /* read only */
+	while (n > 0 && (st->instructions[n - 1] == '\n' || st->instructions[n - 1] == '\r' ||
+			 st->instructions[n - 1] == ' '))
+		n--;
+	st->instructions[n] = '\0';
+	st->has_instructions_file = 1;
+	return 0;
 }
 
 int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
@@ -245,6 +363,18 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 		st->has_title = 1;
 		rc = md_plain(&st->title, o->title, strlen(o->title));
 	}
+	if (!rc && o->course)
+		rc = md_plain(&st->course, o->course, strlen(o->course));
+	if (!rc && o->date)
+		rc = md_plain(&st->date, o->date, strlen(o->date));
+	if (!rc && o->duration)
+		rc = md_plain(&st->duration, o->duration, strlen(o->duration));
+	st->labels_file = o->labels;
+	if (!rc && o->instructions)
+		rc = read_instructions(st, o->instructions, err);
+	/* the labels file is read now, so that a bad one fails before any work */
+	if (!rc)
+		rc = md_labels_resolve(&st->labels, NULL, o->labels, err);
 	if (!rc)
 		rc = md_paths_output(&st->paths, o->output);
 	for (i = 0; i < (o->forms ? o->forms : 1) && !rc; i++) {
@@ -259,12 +389,14 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 		if (rc)
 			break;
 		st->nout++;
-		if (o->answers || o->forms) {
+		out->body = tmpfile();
+		if (o->answers || o->forms)
 			out->key = tmpfile();
-			if (!out->key) {
-				qb_error_set(err, QB_EIO, "cannot create a temporary file for the answer key");
-				rc = QB_EIO;
-			}
+		if (o->forms)
+			out->sheet = tmpfile();
+		if (!out->body || ((o->answers || o->forms) && !out->key) || (o->forms && !out->sheet)) {
+			qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
+			rc = QB_EIO;
 		}
 	}
 	if (!rc && o->forms) {
@@ -308,6 +440,7 @@ static int write_failed(struct md_state *st, struct qb_error *err)
 static int bank(struct md_state *st, const struct qb_bank_info *b)
 {
 	struct qb_buf instr = QB_BUF_INIT;
+	struct qb_error lerr = { 0, "" };   /* the file was read once at open */
 	int rc = 0;
 
 	/* the first file gives the title and the instructions */
@@ -320,12 +453,38 @@ static int bank(struct md_state *st, const struct qb_bank_info *b)
 	}
 	if (!rc)
 		rc = md_paths_bank(&st->paths, b->file);
-	if (!rc)
+	if (!rc && !st->has_instructions_file)
 		rc = md_blocks(&instr, b->description, &st->paths, NULL);
-	if (!rc)
-		rc = write_headers(st, instr.ptr);
+	if (!rc && !st->has_instructions_file && instr.len) {
+		st->instructions = qb_buf_detach(&instr);
+		if (!st->instructions)
+			rc = QB_ENOMEM;
+	}
+	/* the words of the bank's language, the labels file's first */
+	if (!rc && b->lang)
+		rc = md_labels_resolve(&st->labels, b->lang, st->labels_file, &lerr);
+	st->header_done = 1;
 	qb_buf_dispose(&instr);
 	return rc;
+}
+
+/* The answer sheet's row of a choice question: its number, then a letter
+ * per printed option, upper case for the correct ones ("12 aBc"). */
+static int sheet_row(FILE *f, const struct md_item *it, const struct md_order *o,
+		     unsigned long number)
+{
+	size_t k;
+
+	if (it->type != QB_Q_SINGLE && it->type != QB_Q_MULTIPLE && it->type != QB_Q_TRUEFALSE)
+		return 0;
+	if (it->nchoices > 26)
+		return 0;   /* no bubbles beyond Z: the exam's own letters take over */
+	if (fprintf(f, "%lu ", number) < 0)
+		return QB_EIO;
+	for (k = 0; k < it->nchoices; k++)
+		if (fputc(it->choices[o->choice[k]].correct ? 'A' + (int)k : 'a' + (int)k, f) == EOF)
+			return QB_EIO;
+	return fputc('\n', f) == EOF ? QB_EIO : 0;
 }
 
 /* Writes one question to output OUT, its key row to the spool. */
@@ -339,10 +498,12 @@ static int emit(struct md_state *st, struct md_out *out, const struct md_item *i
 	md_rand_init(&r, st->seed, out->letter, it->id_hash);
 	rc = md_order_draw(&order, it, &r, forms);
 	if (!rc)
-		rc = md_item_write(qb_atomic_file(out->a), &key, it, &order, ++out->number,
-				   st->answers, forms);
+		rc = md_item_write(out->body, &key, it, &order, ++out->number, st->answers, forms,
+				   &st->labels);
 	if (!rc && out->key && fwrite(key.ptr, 1, key.len, out->key) != key.len)
 		rc = QB_EIO;
+	if (!rc && out->sheet)
+		rc = sheet_row(out->sheet, it, &order, out->number);
 	md_order_dispose(&order);
 	qb_buf_dispose(&key);
 	return rc;
@@ -432,51 +593,139 @@ int qb_md_question(void *state, const struct qb_question *q, struct qb_error *er
 	return rc == QB_EIO ? write_failed(st, err) : rc;
 }
 
-/* "Total: 31 points", the sum printed without a locale's decimal comma. */
-static int total_line(struct qb_buf *b, double total)
-{
-	long long whole = (long long)floor(total + 1e-9);
-	long long frac = llround((total - (double)whole) * 100.0);
+/* A new page in the PDF and in the Word file (other formats drop both). */
+#define PAGE_BREAK "```{=latex}\n\\newpage\n```\n\n" \
+	"```{=openxml}\n<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>\n```\n\n"
 
-	if (frac >= 100) {
-		whole++;
-		frac -= 100;
-	}
-	if (frac == 0)
-		return qb_buf_printf(b, "\nTotal: %lld point%s\n", whole, whole == 1 ? "" : "s");
-	return qb_buf_printf(b, "\nTotal: %lld.%02lld points\n", whole, frac);
+/* Copies what was spooled in FROM to the end of TO. */
+static int copy_spool(FILE *to, FILE *from)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+		return QB_EIO;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return QB_EIO;
+	return ferror(from) ? QB_EIO : 0;
 }
 
 /* A key table: its head, the spooled rows. The long rule makes pandoc
  * wrap cells and size the columns by their dashes. */
-static int copy_key(FILE *to, FILE *rows, int forms, double total)
+static int copy_key(FILE *to, FILE *rows, int forms, const struct md_state *st)
 {
 	struct qb_buf b = QB_BUF_INIT;
-	char buf[65536];
-	size_t n;
 	int rc = 0;
 
 	if (forms)
-		rc = qb_buf_adds(&b, "| No. | Question | Key | Printed = bank |\n"
-				     "|---:|:----------------------|:------------------------------|"
-				     ":---------------------------|\n");
+		rc = qb_buf_printf(&b, "| %s | %s | %s | %s |\n"
+				       "|---:|:----------------------|:------------------------------|"
+				       ":---------------------------|\n", L(MD_L_NO), L(MD_L_QUESTION),
+				   L(MD_L_KEY), L(MD_L_PRINTED));
 	else
-		rc = qb_buf_adds(&b, "| No. | Question | Key |\n"
-				     "|---:|:------------------------------------|"
-				     ":----------------------------------------|\n");
+		rc = qb_buf_printf(&b, "| %s | %s | %s |\n"
+				       "|---:|:------------------------------------|"
+				       ":----------------------------------------|\n", L(MD_L_NO),
+				   L(MD_L_QUESTION), L(MD_L_KEY));
 	if (!rc && fwrite(b.ptr, 1, b.len, to) != b.len)
 		rc = QB_EIO;
-	if (!rc && (fflush(rows) != 0 || fseek(rows, 0, SEEK_SET) != 0))
-		rc = QB_EIO;
-	while (!rc && (n = fread(buf, 1, sizeof(buf), rows)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			rc = QB_EIO;
-	if (!rc && ferror(rows))
-		rc = QB_EIO;
+	if (!rc)
+		rc = copy_spool(to, rows);
 	qb_buf_clear(&b);
 	if (!rc)
-		rc = total_line(&b, total);
+		rc = qb_buf_printf(&b, "\n%s: ", L(MD_L_TOTAL));
+	if (!rc)
+		rc = total_text(&b, st);
+	if (!rc)
+		rc = qb_buf_addc(&b, '\n');
 	if (!rc && fwrite(b.ptr, 1, b.len, to) != b.len)
+		rc = QB_EIO;
+	qb_buf_dispose(&b);
+	return rc;
+}
+
+#define SHEET_DIGITS 8     /* the student-number grid's columns */
+
+/* The answer sheet of form OUT, as one LaTeX block (the PDF's; other
+ * formats leave it out): the form letter, name and student-number grid,
+ * then a row of lettered bubbles per choice question, in two columns.
+ * FILLED: the key's copy, the same page with the correct bubbles filled,
+ * for an overlay. */
+static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *out, int filled)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	char line[128];
+	int rc, d, k;
+
+	rc = qb_buf_adds(&b, "```{=latex}\n\\begin{center}{\\Large\\textbf{");
+	if (!rc)
+		rc = latex_text(&b, md_label_plain(&st->labels, filled ? MD_L_ANSWER_KEY : MD_L_ANSWER_SHEET));
+	if (!rc)
+		rc = qb_buf_adds(&b, " \\textbullet{} ");
+	if (!rc)
+		rc = latex_text(&b, md_label_plain(&st->labels, MD_L_FORM));
+	if (!rc)
+		rc = qb_buf_printf(&b, " %c}}\\end{center}\n", out->letter);
+	/* the same page on the key, so that it lies over a student's sheet */
+	if (!rc) {
+		rc = qb_buf_adds(&b, "\\noindent ");
+		if (!rc)
+			rc = latex_text(&b, md_label_plain(&st->labels, MD_L_NAME));
+		if (!rc)
+			rc = qb_buf_adds(&b, ": \\rule{0.55\\linewidth}{0.4pt}\\par\\bigskip\n"
+					     "\\noindent\\begin{minipage}[t]{0.45\\linewidth}\\textbf{");
+		if (!rc)
+			rc = latex_text(&b, md_label_plain(&st->labels, MD_L_STUDENT_NUMBER));
+		if (!rc)
+			rc = qb_buf_printf(&b, "}\\par\\smallskip\n\\setlength{\\tabcolsep}{0.6mm}"
+					       "\\setlength{\\unitlength}{1mm}\\begin{tabular}{*{%d}{c}}\n",
+					   SHEET_DIGITS);
+		for (k = 0; k < SHEET_DIGITS && !rc; k++)
+			rc = qb_buf_adds(&b, k ? "&\\framebox(5.5,6){}" : "\\framebox(5.5,6){}");
+		if (!rc)
+			rc = qb_buf_adds(&b, "\\\\\n");
+		for (d = 0; d < 10 && !rc; d++) {
+			for (k = 0; k < SHEET_DIGITS && !rc; k++)
+				rc = qb_buf_printf(&b, "%s\\qbbubble{%d}", k ? "&" : "", d);
+			if (!rc)
+				rc = qb_buf_adds(&b, "\\\\\n");
+		}
+		if (!rc)
+			rc = qb_buf_adds(&b, "\\end{tabular}\\end{minipage}\\hfill\n"
+					     "\\begin{minipage}[t]{0.45\\linewidth}\\centering\n"
+					     "\\fbox{\\begin{minipage}{0.5\\linewidth}\\centering\\vspace{2mm}");
+		if (!rc)
+			rc = latex_text(&b, md_label_plain(&st->labels, MD_L_FORM));
+		if (!rc)
+			rc = qb_buf_printf(&b, "\\par{\\Huge\\textbf{%c}}\\vspace{2mm}\\end{minipage}}"
+					       "\\end{minipage}\\par\\bigskip\n", out->letter);
+	}
+	if (!rc)
+		rc = qb_buf_adds(&b, "\\begin{multicols}{2}\n");
+	if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
+		rc = QB_EIO;
+	qb_buf_clear(&b);
+	if (!rc && (fflush(out->sheet) != 0 || fseek(out->sheet, 0, SEEK_SET) != 0))
+		rc = QB_EIO;
+	while (!rc && fgets(line, sizeof(line), out->sheet)) {
+		char *sp = strchr(line, ' ');
+
+		if (!sp)
+			continue;
+		qb_buf_clear(&b);
+		rc = qb_buf_printf(&b, "\\qbrow{%.*s}{", (int)(sp - line), line);
+		for (sp++; !rc && *sp >= 'A' && (*sp <= 'Z' || (*sp >= 'a' && *sp <= 'z')); sp++)
+			rc = qb_buf_printf(&b, *sp <= 'Z' && filled ? "\\qbfilled{%c}" : "\\qbbubble{%c}",
+					   *sp <= 'Z' ? *sp : *sp - 'a' + 'A');
+		if (!rc)
+			rc = qb_buf_adds(&b, "}\n");
+		if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
+			rc = QB_EIO;
+	}
+	if (!rc && ferror(out->sheet))
+		rc = QB_EIO;
+	if (!rc && fputs("\\end{multicols}\n```\n", f) == EOF)
 		rc = QB_EIO;
 	qb_buf_dispose(&b);
 	return rc;
@@ -496,25 +745,42 @@ int qb_md_commit(void *state, struct qb_error *err)
 	}
 	if (!rc)
 		rc = flush_group(st);
+	/* the header now that the total is known, then the questions */
 	for (i = 0; i < st->nout && !rc; i++) {
 		FILE *f = qb_atomic_file(st->out[i].a);
 
-		if (!st->answers)
-			continue;
-		if (fputs("```{=latex}\n\\newpage\n```\n\n# Answer key\n\n", f) == EOF)
-			rc = QB_EIO;
+		rc = write_exam_header(st, &st->out[i]);
 		if (!rc)
-			rc = copy_key(f, st->out[i].key, st->nforms > 0, st->total);
+			rc = copy_spool(f, st->out[i].body);
+		if (!rc && st->answers) {
+			if (fprintf(f, PAGE_BREAK "# %s\n\n", L(MD_L_ANSWER_KEY)) < 0)
+				rc = QB_EIO;
+			if (!rc)
+				rc = copy_key(f, st->out[i].key, st->nforms > 0, st);
+		}
+		if (!rc && st->out[i].sheet && !st->answers) {
+			if (fputs("\n" PAGE_BREAK, f) == EOF)
+				rc = QB_EIO;
+			if (!rc)
+				rc = write_sheet(f, st, &st->out[i], 0);
+		}
 	}
+	if (!rc && st->keyfile)
+		rc = write_key_header(st);
 	for (i = 0; i < st->nout && st->keyfile && !rc; i++) {
 		FILE *f = qb_atomic_file(st->keyfile);
 
-		/* one page per form: a teacher grades one form at a time */
-		if (fprintf(f, "%s# Form %c\n\n", i ? "\n```{=latex}\n\\newpage\n```\n\n" : "",
+		/* one page per form: a teacher grades one form at a time; its
+		 * filled answer sheet next, to lay over the students' */
+		if (fprintf(f, "%s# %s %c\n\n", i ? "\n" PAGE_BREAK : "", L(MD_L_FORM),
 			    st->out[i].letter) < 0)
 			rc = QB_EIO;
 		if (!rc)
-			rc = copy_key(f, st->out[i].key, 1, st->total);
+			rc = copy_key(f, st->out[i].key, 1, st);
+		if (!rc && fputs("\n" PAGE_BREAK, f) == EOF)
+			rc = QB_EIO;
+		if (!rc)
+			rc = write_sheet(f, st, &st->out[i], 1);
 	}
 	if (rc == QB_EIO)
 		write_failed(st, err);

@@ -20,6 +20,15 @@ int qb_md_commit(void *state, struct qb_error *err);
 void qb_md_abort(void *state);
 int qb_md_check(const struct qb_question *q, const struct qb_target_sink *s);
 
+/* pdf and docx: the Markdown exporter's files through pandoc
+ * (export_pandoc.c); bank, question, commit and abort are shared. */
+int qb_pdf_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
+int qb_docx_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
+int qb_pandoc_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_pandoc_question(void *state, const struct qb_question *q, struct qb_error *err);
+int qb_pandoc_commit(void *state, struct qb_error *err);
+void qb_pandoc_abort(void *state);
+
 int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_moodle_question(void *state, const struct qb_question *q, struct qb_error *err);

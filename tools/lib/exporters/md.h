@@ -16,6 +16,7 @@
 
 #include "../core/arena.h"
 #include "../core/buf.h"
+#include "../error.h"
 #include "../model.h"
 
 /* ---- rich text (md_text.c) ---------------------------------------------- */
@@ -53,6 +54,47 @@ int md_blocks(struct qb_buf *out, const xmlNode *n, const struct md_paths *p, in
 
 /* Appends S with INDENT in front of every line that is not empty. */
 int md_indent(struct qb_buf *out, const char *s, const char *indent);
+
+/* ---- labels (md_labels.c) ---------------------------------------------- */
+
+/* The printed words, in the order of md_labels.c's built-in rows. */
+enum md_label_id {
+	MD_L_NAME, MD_L_STUDENT_NUMBER, MD_L_POINT, MD_L_POINTS, MD_L_SELECT, MD_L_SELECT_ALL,
+	MD_L_EXPLANATION, MD_L_RUBRIC, MD_L_FORM, MD_L_ANSWER_KEY, MD_L_TEACHER,
+	MD_L_INSTRUCTIONS, MD_L_ANSWER, MD_L_TRUE, MD_L_FALSE, MD_L_TOTAL, MD_L_COURSE,
+	MD_L_DURATION, MD_L_ANSWER_SHEET, MD_L_CORRECT, MD_L_MATCH_HINT, MD_L_WORDS,
+	MD_L_AT_LEAST, MD_L_AT_MOST, MD_L_NO, MD_L_QUESTION, MD_L_KEY, MD_L_PRINTED,
+	MD_L_GRADED_RUBRIC, MD_L_GRADED_HAND, MD_L_CASE, MD_L_WORKING,
+	MD_NLABELS
+};
+
+/* A labels file's key and the label it sets; md_label_keys is sorted by
+ * name. */
+struct md_label_key {
+	const char *name;
+	enum md_label_id label;
+};
+
+extern const struct md_label_key md_label_keys[MD_NLABELS];
+
+/* Every label as Markdown (escaped like bank text) and as written, owned. */
+struct md_labels {
+	char *v[MD_NLABELS];
+	char *plain[MD_NLABELS];
+};
+
+/* Fills L for language LANG (xml:lang; its primary subtag picks a built-in
+ * row, English otherwise), each label FILE sets (or NULL) taking
+ * precedence. */
+int md_labels_resolve(struct md_labels *l, const char *lang, const char *file, struct qb_error *err);
+void md_labels_dispose(struct md_labels *l);
+/* 1 when LANG has built-in labels. */
+int md_labels_known(const char *lang);
+/* Label ID of L as Markdown ("" when L is NULL); md_label_plain: as
+ * written, for LaTeX (escape it). */
+const char *md_label_plain(const struct md_labels *l, enum md_label_id id);
+/* Label ID of L ("" when L is NULL). */
+const char *md_label(const struct md_labels *l, enum md_label_id id);
 
 /* ---- shuffling (md_rand.c) ---------------------------------------------- */
 
@@ -130,6 +172,12 @@ void md_order_dispose(struct md_order *o);
  * table row; with FORMS, a fourth column maps the printed letters back to
  * the bank's options. */
 int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
-		  const struct md_order *o, unsigned long number, int answers, int forms);
+		  const struct md_order *o, unsigned long number, int answers, int forms,
+		  const struct md_labels *l);
+
+/* 1 when the Markdown stem MD already tells how many to pick ("Select
+ * two", "Choose 3", "select all", or LABEL and a number), so that the
+ * printed note would repeat it. */
+int md_stem_says_select(const char *md, const char *label);
 
 #endif

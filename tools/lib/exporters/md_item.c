@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../error.h"
 #include "../text.h"
@@ -21,6 +22,7 @@
 #define MATCH_BLANK "\\_\\_\\_\\_\\_"
 #define DEFAULT_LINES 10              /* schema/README.md: response/@lines */
 #define MAX_LINES 200
+#define NUMERIC_WORK_LINES 4          /* blank lines of working space */
 
 /* ---- snapshot ----------------------------------------------------------- */
 
@@ -342,7 +344,7 @@ static int lead_blocks(struct qb_buf *b, const char *lead, const char *md, int l
 /* The lettered list of a choice question (also truefalse). A list item
  * marker of a capital letter needs two spaces after its period. */
 static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_item *it,
-			 const struct md_order *o, int answers)
+			 const struct md_order *o, int answers, const struct md_labels *lb)
 {
 	size_t k, nk = 0;
 	int rc = 0, loose = 0, as_list = it->nchoices <= 26;
@@ -356,10 +358,16 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 
 		letter(l, k);
 		/* the teacher's mark goes first, where it catches the eye */
-		rc = qb_buf_printf(b, as_list ? "%s.  %s " : "**%s.** %s ", l,
-				   answers && c->correct ? BOX_TICKED " **(correct)**" : BOX_EMPTY);
+		const char *text = it->type != QB_Q_TRUEFALSE ? str(c->text)
+				   : md_label(lb, o->choice[k] == 0 ? MD_L_TRUE : MD_L_FALSE);
+
+		if (answers && c->correct)
+			rc = qb_buf_printf(b, as_list ? "%s.  " BOX_TICKED " **(%s)** " : "**%s.** " BOX_TICKED
+					   " **(%s)** ", l, md_label(lb, MD_L_CORRECT));
+		else
+			rc = qb_buf_printf(b, as_list ? "%s.  " BOX_EMPTY " " : "**%s.** " BOX_EMPTY " ", l);
 		if (!rc)
-			rc = qb_buf_adds(b, str(c->text));
+			rc = qb_buf_adds(b, text);
 		if (!rc)
 			rc = qb_buf_adds(b, as_list ? "\n" : "\n\n");
 		if (!rc && answers && str(c->rationale)[0]) {
@@ -373,7 +381,7 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 			rc = qb_buf_addc(b, '\n');
 		if (!rc && c->correct) {
 			if (it->type == QB_Q_TRUEFALSE)
-				rc = qb_buf_printf(key, "%s (%s)", l, str(c->text));
+				rc = qb_buf_printf(key, "%s (%s)", l, text);
 			else
 				rc = qb_buf_printf(key, "%s%s", nk ? ", " : "", l);
 			nk++;
@@ -383,12 +391,12 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 }
 
 static int write_matching(struct qb_buf *b, struct qb_buf *key, const struct md_item *it,
-			  const struct md_order *o, int answers)
+			  const struct md_order *o, int answers, const struct md_labels *lb)
 {
 	size_t k, j, nr = it->npairs + it->ndistractors;
 	int rc;
 
-	rc = qb_buf_adds(b, "*Write the letter of the matching answer on the line before each item.*\n\n");
+	rc = qb_buf_printf(b, "*%s*\n\n", md_label(lb, MD_L_MATCH_HINT));
 	if (!rc)
 		rc = raw_latex(b, "\\qbcolumns");
 	for (k = 0; k < it->npairs && !rc; k++) {
@@ -428,8 +436,9 @@ static int write_matching(struct qb_buf *b, struct qb_buf *key, const struct md_
 }
 
 static int write_answer_line(struct qb_buf *b, struct qb_buf *key, const struct md_item *it,
-			     int answers)
+			     int answers, const struct md_labels *lb)
 {
+	const char *ans = md_label(lb, MD_L_ANSWER);
 	const char *unit = str(it->unit), *tol = str(it->tolerance);
 	size_t i;
 	int rc = 0;
@@ -441,46 +450,57 @@ static int write_answer_line(struct qb_buf *b, struct qb_buf *key, const struct 
 		rc = qb_buf_printf(key, "%s%s%s%s%s", v, has_tol ? " \xc2\xb1 " : "",
 				   has_tol ? tol : "", unit[0] ? " " : "", unit);
 		if (!rc && answers)
-			rc = qb_buf_printf(b, "Answer: **%s**%s%s%s%s\n\n", v,
+			rc = qb_buf_printf(b, "%s: **%s**%s%s%s%s\n\n", ans, v,
 					   has_tol ? " \xc2\xb1 " : "", has_tol ? tol : "",
 					   unit[0] ? " " : "", unit);
 		else if (!rc)
-			rc = qb_buf_printf(b, "Answer: " ANSWER_LINE "%s%s\n\n", unit[0] ? " " : "", unit);
+			/* room to work the number out, then the line for it */
+			rc = qb_buf_printf(b, "*%s:*\n\n```{=latex}\n\\qbspace{%d}\n```\n\n"
+					   "%s: " ANSWER_LINE "%s%s\n\n", md_label(lb, MD_L_WORKING),
+					   NUMERIC_WORK_LINES, ans, unit[0] ? " " : "", unit);
 		return rc;
 	}
 	for (i = 0; i < it->nanswers && !rc; i++)
-		rc = qb_buf_printf(key, "%s%s", i ? " or " : "", str(it->answers[i]));
+		rc = qb_buf_printf(key, "%s%s", i ? " / " : "", str(it->answers[i]));
 	if (!rc && it->case_sensitive)
-		rc = qb_buf_adds(key, " (case-sensitive)");
+		rc = qb_buf_printf(key, " (%s)", md_label(lb, MD_L_CASE));
 	if (rc || !answers)
-		return rc ? rc : qb_buf_adds(b, "Answer: " ANSWER_LINE "\n\n");
-	rc = qb_buf_adds(b, "Answer: ");
+		return rc ? rc : qb_buf_printf(b, "%s: " ANSWER_LINE "\n\n", ans);
+	rc = qb_buf_printf(b, "%s: ", ans);
 	for (i = 0; i < it->nanswers && !rc; i++)
-		rc = qb_buf_printf(b, "%s**%s**", i ? " or " : "", str(it->answers[i]));
+		rc = qb_buf_printf(b, "%s**%s**", i ? " / " : "", str(it->answers[i]));
+	if (!rc && it->case_sensitive)
+		rc = qb_buf_printf(b, " (%s)", md_label(lb, MD_L_CASE));
 	if (!rc)
-		rc = qb_buf_adds(b, it->case_sensitive ? " (case-sensitive)\n\n" : "\n\n");
+		rc = qb_buf_adds(b, "\n\n");
 	return rc;
 }
 
-static int write_essay(struct qb_buf *b, struct qb_buf *key, const struct md_item *it, int answers)
+static int write_essay(struct qb_buf *b, struct qb_buf *key, const struct md_item *it, int answers,
+		       const struct md_labels *lb)
 {
+	const char *words = md_label(lb, MD_L_WORDS);
+	struct qb_buf lead = QB_BUF_INIT;
 	char cmd[32];
 	int rc = 0;
 
 	if (it->min_words && it->max_words)
-		rc = qb_buf_printf(b, "*(%ld" EN_DASH "%ld words)*\n\n", it->min_words, it->max_words);
+		rc = qb_buf_printf(b, "*(%ld" EN_DASH "%ld %s)*\n\n", it->min_words, it->max_words, words);
 	else if (it->min_words)
-		rc = qb_buf_printf(b, "*(at least %ld words)*\n\n", it->min_words);
+		rc = qb_buf_printf(b, "*(%s %ld %s)*\n\n", md_label(lb, MD_L_AT_LEAST), it->min_words, words);
 	else if (it->max_words)
-		rc = qb_buf_printf(b, "*(at most %ld words)*\n\n", it->max_words);
+		rc = qb_buf_printf(b, "*(%s %ld %s)*\n\n", md_label(lb, MD_L_AT_MOST), it->max_words, words);
+	/* the teacher's version has the rubric where the student writes */
 	snprintf(cmd, sizeof(cmd), "\\qblines{%ld}", it->lines);
-	if (!rc)
+	if (!rc && !answers)
 		rc = raw_latex(b, cmd);
 	if (!rc)
-		rc = qb_buf_adds(key, str(it->rubric)[0] ? "graded with the rubric"
-								: "graded by hand");
+		rc = qb_buf_adds(key, md_label(lb, str(it->rubric)[0] ? MD_L_GRADED_RUBRIC : MD_L_GRADED_HAND));
 	if (!rc && answers && str(it->rubric)[0])
-		rc = lead_blocks(b, "**Rubric.**", str(it->rubric), it->rubric_para);
+		rc = qb_buf_printf(&lead, "**%s.**", md_label(lb, MD_L_RUBRIC));
+	if (!rc && answers && str(it->rubric)[0])
+		rc = lead_blocks(b, lead.ptr, str(it->rubric), it->rubric_para);
+	qb_buf_dispose(&lead);
 	return rc;
 }
 
@@ -507,7 +527,8 @@ static int write_mapping(struct qb_buf *key, const struct md_item *it, const str
 }
 
 int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
-		  const struct md_order *o, unsigned long number, int answers, int forms)
+		  const struct md_order *o, unsigned long number, int answers, int forms,
+		  const struct md_labels *lb)
 {
 	struct qb_buf b = QB_BUF_INIT, lead = QB_BUF_INIT;
 	const char *stem = str(it->stem);
@@ -516,14 +537,16 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 	rc = raw_latex(&b, "\\qbbegin");
 	if (!rc)
 		rc = qb_buf_printf(&lead, "**%lu.** *(%s %s)*", number, str(it->points),
-				   it->points_value == 1.0 ? "point" : "points");
+				   md_label(lb, it->points_value == 1.0 ? MD_L_POINT : MD_L_POINTS));
+	/* a stem that opens with an image: the number above it, not at the
+	 * image's baseline */
 	if (!rc)
-		rc = lead_blocks(&b, lead.ptr, stem, it->stem_para);
-	if (!rc && it->type == QB_Q_MULTIPLE) {
+		rc = lead_blocks(&b, lead.ptr, stem, it->stem_para && strncmp(stem, "![", 2) != 0);
+	if (!rc && it->type == QB_Q_MULTIPLE && !md_stem_says_select(stem, md_label(lb, MD_L_SELECT))) {
 		if (it->has_select)
-			rc = qb_buf_printf(&b, "*(Select %ld)*\n\n", it->select);
+			rc = qb_buf_printf(&b, "*(%s %ld)*\n\n", md_label(lb, MD_L_SELECT), it->select);
 		else
-			rc = qb_buf_adds(&b, "*(Select all that apply)*\n\n");
+			rc = qb_buf_printf(&b, "*(%s)*\n\n", md_label(lb, MD_L_SELECT_ALL));
 	}
 	if (!rc)
 		rc = qb_buf_printf(key, "| %lu | %s | ", number, str(it->id));
@@ -532,17 +555,17 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 		case QB_Q_SINGLE:
 		case QB_Q_MULTIPLE:
 		case QB_Q_TRUEFALSE:
-			rc = write_choices(&b, key, it, o, answers);
+			rc = write_choices(&b, key, it, o, answers, lb);
 			break;
 		case QB_Q_SHORT:
 		case QB_Q_NUMERIC:
-			rc = write_answer_line(&b, key, it, answers);
+			rc = write_answer_line(&b, key, it, answers, lb);
 			break;
 		case QB_Q_ESSAY:
-			rc = write_essay(&b, key, it, answers);
+			rc = write_essay(&b, key, it, answers, lb);
 			break;
 		case QB_Q_MATCHING:
-			rc = write_matching(&b, key, it, o, answers);
+			rc = write_matching(&b, key, it, o, answers, lb);
 			break;
 		default:
 			break;
@@ -555,9 +578,12 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 	}
 	if (!rc)
 		rc = qb_buf_adds(key, " |\n");
-	if (!rc && answers && str(it->explanation)[0])
-		rc = lead_blocks(&b, "**Explanation.**", str(it->explanation),
-				 it->explanation_para);
+	if (!rc && answers && str(it->explanation)[0]) {
+		qb_buf_clear(&lead);
+		rc = qb_buf_printf(&lead, "**%s.**", md_label(lb, MD_L_EXPLANATION));
+		if (!rc)
+			rc = lead_blocks(&b, lead.ptr, str(it->explanation), it->explanation_para);
+	}
 	if (!rc)
 		rc = raw_latex(&b, "\\qbend");
 	if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
@@ -565,4 +591,45 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 	qb_buf_dispose(&b);
 	qb_buf_dispose(&lead);
 	return rc;
+}
+
+/* ---- the stem's own "Select N" ------------------------------------------ */
+
+static const char *const count_words[] = {
+	"all", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one",
+};
+
+/* Whether S starts (case-insensitively) with WORD followed by a non-letter. */
+static int word_at(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncasecmp(s, word, n) == 0 && !((s[n] | 0x20) >= 'a' && (s[n] | 0x20) <= 'z');
+}
+
+int md_stem_says_select(const char *md, const char *label)
+{
+	static const char *const verbs[] = { "select", "choose", "pick", NULL };
+	const char *p;
+	size_t k, n;
+
+	for (p = md; *p; p++) {
+		const char *v = NULL, *q;
+
+		for (k = 0; verbs[k] && !v; k++)
+			if (word_at(p, verbs[k]))
+				v = verbs[k];
+		n = v ? strlen(v) : label && label[0] && strncasecmp(p, label, strlen(label)) == 0
+			? strlen(label) : 0;
+		if (!n)
+			continue;
+		for (q = p + n; *q == ' ' || *q == '\t' || *q == '\n'; q++)
+			;
+		if (*q >= '0' && *q <= '9')
+			return 1;
+		for (k = 0; k < sizeof(count_words) / sizeof(count_words[0]); k++)
+			if (word_at(q, count_words[k]))
+				return 1;
+	}
+	return 0;
 }
