@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/exporters/export_gift.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_qti21.c \
@@ -235,7 +236,7 @@ _lint_bank: $(QBANK)
 	$(Q)$(QBANK) lint --no-config --max-warnings 0 --min-explanation-coverage 100 \
 		--min-rationale-coverage 100 bank/
 
-_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) _pdf
+_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/gift/%.gift.txt) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)

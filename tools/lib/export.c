@@ -13,6 +13,8 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
+	{ "gift", "Moodle's GIFT text format (Question bank > Import > GIFT format)", ".gift.txt", 0,
+	  QB_EXPORTER_LIGHT, qb_gift_open, qb_gift_bank, qb_gift_question, qb_gift_commit, qb_gift_abort },
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,

@@ -44,6 +44,15 @@
 	X(STEM_DUPLICATE)               \
 	X(STEM_NEGATIVE_UNEMPHASIZED)   \
 	X(SUPPRESSION_UNUSED)           \
+	X(TARGET_GIFT_CASE)             \
+	X(TARGET_GIFT_ESSAY)            \
+	X(TARGET_GIFT_FRACTION)         \
+	X(TARGET_GIFT_IMAGE)            \
+	X(TARGET_GIFT_MATCHING)         \
+	X(TARGET_GIFT_POINTS)           \
+	X(TARGET_GIFT_SHUFFLE)          \
+	X(TARGET_GIFT_TAG)              \
+	X(TARGET_GIFT_UNIT)             \
 	X(TARGET_MOODLE_FRACTION)       \
 	X(TEXT_EMPTY)                   \
 	X(TYPE_SHAPE)                   \
