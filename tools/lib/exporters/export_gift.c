@@ -49,8 +49,36 @@ struct gift {
 
 /* ---- what GIFT cannot hold ----------------------------------------------- */
 
-typedef void (*gift_report_fn)(void *ctx, enum qb_rule_key rule, unsigned long line,
-			       const char *msg);
+/* Where gift_check() reports, in the shape of the target-check sink of
+ * the exporter interface: RULE a QB_RULE_TARGET_GIFT_* key, BASE the bank
+ * rule saying the same (QB_RULE_COUNT: none), LINE 0 for the question's
+ * line, MSG the reason. Returns 0 or a negative error. */
+typedef int (*gift_report_fn)(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			      enum qb_rule_key base, unsigned long line, const char *msg);
+
+struct gift_sink {
+	gift_report_fn report;
+	void *ctx;
+	int rc;                    /* the first error of REPORT */
+	int n;                     /* how many reasons */
+};
+
+static void reason(struct gift_sink *s, const struct qb_question *q, enum qb_rule_key rule,
+		   unsigned long line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void reason(struct gift_sink *s, const struct qb_question *q, enum qb_rule_key rule,
+		   unsigned long line, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->n++;
+	if (!s->rc)
+		s->rc = s->report(s->ctx, q, rule, QB_RULE_COUNT, line ? line : q->line, msg);
+}
 
 static int has_img(void *ctx, const xmlNode *img)
 {
@@ -82,107 +110,81 @@ static int tag_ok(const char *t)
 	return 1;
 }
 
-static int report(gift_report_fn fn, void *ctx, enum qb_rule_key rule, unsigned long line,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int report(gift_report_fn fn, void *ctx, enum qb_rule_key rule, unsigned long line,
-		  const char *fmt, ...)
+/* What Moodle's GIFT import cannot read back as the bank says, as reasons
+ * of rules target-gift-*. A pure function of one schema-valid question (no
+ * state, no file system): the lint runs it as findings (--target gift) and
+ * the export refuses the question on any reason. Returns 0 or the first
+ * error of the sink; S->n counts the reasons. */
+static int gift_check(const struct qb_question *q, struct gift_sink *s)
 {
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fn(ctx, rule, line, msg);
-	return 1;
-}
-
-/* What Moodle's GIFT import cannot read back as the bank says, as findings
- * of rules target-gift-*. A pure function of the question: the lint runs it
- * as findings (--target gift) and the export refuses on any of them.
- * Returns the number of findings. */
-static int gift_check(const struct qb_question *q, gift_report_fn fn, void *ctx)
-{
-	int n = 0, img = 0;
+	int img = 0;
 	size_t i;
 
 	if (q->type >= QB_Q_UNKNOWN || q->schema_invalid)
 		return 0;
 	if (q->points && q->points_value != 1.0)
-		n += report(fn, ctx, QB_RULE_TARGET_GIFT_POINTS, q->line,
-			    "question '%s' is worth %s points; GIFT has no mark, so Moodle imports "
-			    "it worth 1", q->id ? q->id : "?", q->points);
+		reason(s, q, QB_RULE_TARGET_GIFT_POINTS, 0, "it is worth %s points; GIFT has no "
+		       "mark, and Moodle imports every GIFT question worth 1", q->points);
 	if (!q->shuffle && (qb_qtype_is_choice(q->type) || q->type == QB_Q_MATCHING))
-		n += report(fn, ctx, QB_RULE_TARGET_GIFT_SHUFFLE, q->line,
-			    "question '%s' keeps its options in order (shuffle=\"false\"); GIFT "
-			    "cannot say so, and Moodle shuffles them", q->id ? q->id : "?");
+		reason(s, q, QB_RULE_TARGET_GIFT_SHUFFLE, 0, "it keeps its options in order "
+		       "(shuffle=\"false\"); GIFT cannot say so, and Moodle shuffles them");
 	if (q->type == QB_Q_SHORT && q->case_sensitive)
-		n += report(fn, ctx, QB_RULE_TARGET_GIFT_CASE, q->line,
-			    "question '%s' is case-sensitive; GIFT cannot say so, and Moodle "
-			    "marks it ignoring case", q->id ? q->id : "?");
+		reason(s, q, QB_RULE_TARGET_GIFT_CASE, 0, "it is case-sensitive; GIFT cannot say "
+		       "so, and Moodle marks it ignoring case");
 	for (i = 0; q->type == QB_Q_NUMERIC && i < q->nanswers; i++)
 		if (q->answers[i].unit && q->answers[i].unit[0])
-			n += report(fn, ctx, QB_RULE_TARGET_GIFT_UNIT, q->answers[i].line,
-				    "question '%s': the answer's unit '%s' has no place in GIFT, "
-				    "and Moodle would import the number without it",
-				    q->id ? q->id : "?", q->answers[i].unit);
+			reason(s, q, QB_RULE_TARGET_GIFT_UNIT, q->answers[i].line, "the answer's unit "
+			       "'%s' has no place in GIFT, and Moodle imports the number alone",
+			       q->answers[i].unit);
 	if (q->type == QB_Q_ESSAY) {
 		const char *fmt = q->response ? qb_text_attr(q->response, "format") : NULL;
 		int words = q->response && (qb_text_attr(q->response, "min-words") ||
 					    qb_text_attr(q->response, "max-words"));
 
 		if (q->rubric)
-			n += report(fn, ctx, QB_RULE_TARGET_GIFT_ESSAY, q->line,
-				    "essay '%s' has a grader rubric; GIFT has no grader "
-				    "information, so Moodle would import it without", q->id ? q->id : "?");
+			reason(s, q, QB_RULE_TARGET_GIFT_ESSAY, 0, "it has a grader rubric; a GIFT "
+			       "essay has no grader information, and Moodle imports it without");
 		if ((fmt && strcmp(fmt, "plain") == 0) || words)
-			n += report(fn, ctx, QB_RULE_TARGET_GIFT_ESSAY, q->line,
-				    "essay '%s' asks for %s; GIFT cannot say so, and Moodle "
-				    "imports a formatted answer box without word limits",
-				    q->id ? q->id : "?", words ? "a word count" : "plain text");
+			reason(s, q, QB_RULE_TARGET_GIFT_ESSAY, 0, "it asks for %s; GIFT cannot say "
+			       "so, and Moodle imports a formatted answer box without word limits",
+			       words ? "a number of words" : "plain text");
 	}
 	if (q->type == QB_Q_MULTIPLE) {
 		size_t right = count_correct(q), wrong = q->noptions - right;
 
-		if (!right || !qb_moodle_share(right) || (wrong && !qb_moodle_share(wrong)))
-			n += report(fn, ctx, QB_RULE_TARGET_GIFT_FRACTION, q->line,
-				    "question '%s': %zu correct and %zu wrong options have no "
-				    "weights in Moodle's fixed list of grade fractions (1 to 10, or "
-				    "20, of each can be expressed)", q->id ? q->id : "?", right, wrong);
+		if (right && (!qb_moodle_share(right) || (wrong && !qb_moodle_share(wrong))))
+			reason(s, q, QB_RULE_TARGET_GIFT_FRACTION, 0, "%zu correct and %zu wrong "
+			       "options have no weights in Moodle's fixed list of grade fractions "
+			       "(1 to 10, or 20, of each can be expressed)", right, wrong);
 	}
 	if (q->type == QB_Q_MATCHING && (q->npairs < 2 || q->npairs + q->ndistractors < 3))
-		n += report(fn, ctx, QB_RULE_TARGET_GIFT_MATCHING, q->line,
-			    "matching question '%s' has %zu pairs and %zu distractors; Moodle "
-			    "needs 2 pairs and 3 answers in all", q->id ? q->id : "?", q->npairs,
-			    q->ndistractors);
+		reason(s, q, QB_RULE_TARGET_GIFT_MATCHING, 0, "it has %zu pairs and %zu "
+		       "distractors; Moodle's matching needs 2 pairs and 3 answers in all",
+		       q->npairs, q->ndistractors);
 	for (i = 0; i < q->ntags; i++)
 		if (!tag_ok(q->tags[i]))
-			n += report(fn, ctx, QB_RULE_TARGET_GIFT_TAG, q->line,
-				    "question '%s': Moodle's [tag:] cannot hold the tag '%s' "
-				    "(< > ` control characters, a final backslash)",
-				    q->id ? q->id : "?", q->tags[i]);
+			reason(s, q, QB_RULE_TARGET_GIFT_TAG, 0, "Moodle's GIFT [tag:] cannot hold "
+			       "the tag '%s' (< > ` or control characters, or a final backslash)",
+			       q->tags[i]);
 	qb_rich_each_img(q->node, has_img, &img);
 	if (img)
-		n += report(fn, ctx, QB_RULE_TARGET_GIFT_IMAGE, q->line,
-			    "question '%s' shows an image; a GIFT file cannot carry image "
-			    "files, so Moodle would show a broken link", q->id ? q->id : "?");
-	return n;
+		reason(s, q, QB_RULE_TARGET_GIFT_IMAGE, 0, "it shows an image; a GIFT file "
+		       "cannot carry image files, and Moodle would show a broken link");
+	return s->rc;
 }
 
-struct refusal {
-	struct gift *st;
-	const struct qb_question *q;
-};
-
-/* Keeps the first refusal as "FILE:LINE: MESSAGE [RULE]". */
-static void refuse(void *ctx, enum qb_rule_key rule, unsigned long line, const char *msg)
+/* Keeps the first refusal as "FILE:LINE: question 'ID' cannot be exported
+ * to gift: MESSAGE [RULE]". */
+static int refuse(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+		  enum qb_rule_key base, unsigned long line, const char *msg)
 {
-	struct refusal *r = ctx;
+	struct gift *st = ctx;
 
-	if (r->st->nproblems++ == 0)
-		snprintf(r->st->problem, sizeof(r->st->problem), "%s:%lu: %s [%s]", r->q->file,
-			 line ? line : r->q->line, msg, qb_rules[rule].id);
+	(void)base;
+	if (st->nproblems++ == 0)
+		snprintf(st->problem, sizeof(st->problem), "%s:%lu: question '%s' cannot be "
+			 "exported to gift: %s [%s]", q->file, line, q->id, msg, qb_rules[rule].id);
+	return 0;
 }
 
 /* ---- escaping ------------------------------------------------------------ */
@@ -209,9 +211,10 @@ static int gift_escape(struct qb_buf *out, const char *s, size_t len)
 	return rc;
 }
 
-/* Rich-text element N as HTML, GIFT-escaped, appended to the line. An HTML
- * text never starts with '[' (qformat_gift would read a format marker
- * there): a leading '[' is written as its character reference. */
+/* Rich-text element N as HTML, GIFT-escaped, appended to the line. A text
+ * that starts with '[' gets an [html] marker of its own: qformat_gift takes
+ * the first "[...]" of a text for a format marker when it names one, and
+ * removes only that one. */
 static int html_text(struct gift *st, const xmlNode *n)
 {
 	struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, NULL };
@@ -226,11 +229,8 @@ static int html_text(struct gift *st, const xmlNode *n)
 	if (rc)
 		return rc;
 	s = qb_text_trim(st->html.ptr, &len);
-	if (len && s[0] == '[') {
-		rc = qb_buf_adds(&st->line, "&#91;");
-		s++;
-		len--;
-	}
+	if (len && s[0] == '[')
+		rc = qb_buf_adds(&st->line, "[html]");
 	return rc ? rc : gift_escape(&st->line, s, len);
 }
 
@@ -362,8 +362,8 @@ static int write_truefalse(struct gift *st, const struct qb_question *q)
 
 /* Every accepted answer at full marks. The answer is Moodle's pattern, in
  * which '*' is the wildcard: a literal '*' is "\*" (GIFT-escaped "\\*"). A
- * format marker at its start would be taken away: one that reads as a
- * marker ("[...]") is protected by a [moodle] marker in front. */
+ * format marker at its start would be taken away: an answer that starts
+ * with '[' gets a [moodle] marker in front, which is taken instead. */
 static int write_short(struct gift *st, const struct qb_question *q)
 {
 	size_t i;
@@ -378,7 +378,7 @@ static int write_short(struct gift *st, const struct qb_question *q)
 			rc = *a == '*' ? qb_buf_adds(&st->tmp, "\\*") : qb_buf_addc(&st->tmp, *a);
 		if (!rc)
 			rc = qb_buf_adds(&st->line, "\t=");
-		if (!rc && st->tmp.ptr[0] == '[' && strchr(st->tmp.ptr, ']'))
+		if (!rc && st->tmp.ptr[0] == '[')
 			rc = qb_buf_adds(&st->line, "[moodle]");
 		if (!rc)
 			rc = gift_escape(&st->line, st->tmp.ptr, st->tmp.len);
@@ -604,13 +604,14 @@ static int write_question(struct gift *st, const struct qb_question *q)
 int qb_gift_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct gift *st = state;
-	struct refusal r = { st, q };
+	struct gift_sink s = { refuse, st, 0, 0 };
 	FILE *f;
 	int rc;
 
 	if (q->type >= QB_Q_UNKNOWN || !q->id || q->schema_invalid)
 		return 0;   /* the schema has reported it; the lint refuses the export */
-	if (gift_check(q, refuse, &r) || st->nproblems)
+	gift_check(q, &s);
+	if (st->nproblems)
 		return 0;   /* keep checking; commit fails and writes nothing */
 	rc = write_question(st, q);
 	if (rc == QB_EINVAL) {
