@@ -108,6 +108,7 @@ LIB_SRCS := \
 	tools/lib/import.c \
 	tools/lib/importers/aiken.c \
 	tools/lib/importers/gift.c \
+	tools/lib/importers/html_rich.c \
 	tools/lib/importers/importers.c \
 	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \

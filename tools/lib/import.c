@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
 
 #include "atomic.h"
@@ -236,32 +237,49 @@ static const char *dup(struct import *im, const char *s, int *oom, int *changed)
 }
 
 /* The node of category PATH ("a/b/c"), created in order of first use. */
+/* Moodle's category paths ("a/b/c"): '//' is a '/' inside a name, as
+ * Moodle's split_category_path() reads it. */
 static int find_cat(struct import *im, const char *path, size_t *out)
 {
 	size_t parent = SIZE_MAX, i;
 	const char *p = path;
+	struct qb_buf name = QB_BUF_INIT;
+	int rc = 0;
 
-	while (p && *p) {
-		const char *slash = strchr(p, '/');
-		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+	while (!rc && p && *p) {
+		qb_buf_clear(&name);
+		rc = qb_buf_grow(&name, 0);
+		for (; !rc && *p && !(p[0] == '/' && p[1] != '/'); p++) {
+			rc = qb_buf_addc(&name, *p);
+			if (p[0] == '/')
+				p++;   /* the second '/' of "//" */
+		}
+		if (*p == '/')
+			p++;
+		if (rc)
+			break;
+		if (name.len) {
+			const char *t;
+			size_t len;
 
-		if (len) {
+			t = qb_text_trim(name.ptr, &len);
 			for (i = 0; i < im->ncats; i++)
 				if (im->cats[i].parent == parent && strlen(im->cats[i].name) == len &&
-				    memcmp(im->cats[i].name, p, len) == 0)
+				    memcmp(im->cats[i].name, t, len) == 0)
 					break;
-			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent };
+			if (len && i == im->ncats) {
+				struct cat c = { qb_arena_strndup(&im->arena, t, len), parent };
 
 				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
-					return QB_ENOMEM;
+					rc = QB_ENOMEM;
 			}
-			parent = i;
+			if (len)
+				parent = i;
 		}
-		p = slash ? slash + 1 : NULL;
 	}
+	qb_buf_dispose(&name);
 	*out = parent;
-	return 0;
+	return rc;
 }
 
 static int sink_question(void *ctx, const struct qb_imp_question *q)
@@ -302,6 +320,17 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 			ds[i] = dup(im, q->distractors[i], &oom, &enc);
 	}
 	k.q.distractors = ds;
+	k.q.source = dup(im, q->source, &oom, &enc);
+	k.q.tags = NULL;
+	if (q->ntags) {
+		const char **tg = qb_arena_alloc(&im->arena, q->ntags * sizeof(*tg));
+
+		if (!tg)
+			return QB_ENOMEM;
+		for (i = 0; i < q->ntags; i++)
+			tg[i] = dup(im, q->tags[i], &oom, &enc);
+		k.q.tags = tg;
+	}
 	if (oom)
 		return QB_ENOMEM;
 	k.cat = SIZE_MAX;
@@ -408,10 +437,59 @@ static char *num(char *out, size_t cap, double v)
 	return out;
 }
 
-static void write_rationale(struct qb_xw *x, const char *name, const char *text)
+/* The children of N (a parsed rich-text fragment) into the open element. */
+static void write_nodes(struct qb_xw *x, const xmlNode *n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_TEXT_NODE) {
+			qb_xw_text(x, (const char *)n->content);
+		} else if (n->type == XML_ELEMENT_NODE) {
+			const xmlAttr *a;
+
+			qb_xw_start_mixed(x, (const char *)n->name);
+			for (a = n->properties; a; a = a->next)
+				if (a->children && a->children->type == XML_TEXT_NODE)
+					qb_xw_attr(x, (const char *)a->name,
+						   (const char *)a->children->content);
+			write_nodes(x, n->children);
+			qb_xw_end_mixed(x);
+		}
+	}
+}
+
+/* <NAME>TEXT</NAME> for a text of Q: rich markup (Q's importer says so)
+ * parsed with libxml2 (no DTD, no entities, no network) and written element
+ * by element through the writer, else plain text. FOR_ATTR adds for="...". */
+static void write_text(struct qb_xw *x, const struct qb_imp_question *q, const char *name,
+		       const char *text, const char *for_attr)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	xmlDocPtr doc = NULL;
+
+	if (q->rich && strchr(text, '<') == NULL && strchr(text, '&') == NULL) {
+		;   /* no markup: written as text below */
+	} else if (q->rich && !qb_buf_adds(&b, "<r>") && !qb_buf_adds(&b, text) &&
+		   !qb_buf_adds(&b, "</r>")) {
+		doc = xmlReadMemory(b.ptr, (int)b.len, NULL, "UTF-8",
+				    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	}
+	qb_xw_start_mixed(x, name);
+	if (for_attr)
+		qb_xw_attr(x, "for", for_attr);
+	if (doc && xmlDocGetRootElement(doc))
+		write_nodes(x, xmlDocGetRootElement(doc)->children);
+	else
+		qb_xw_text(x, text);
+	qb_xw_end_mixed(x);
+	xmlFreeDoc(doc);
+	qb_buf_dispose(&b);
+}
+
+static void write_rationale(struct qb_xw *x, const struct qb_imp_question *q, const char *name,
+			    const char *text)
 {
 	if (text && *text)
-		qb_xw_elem(x, name, text);
+		write_text(x, q, name, text, NULL);
 }
 
 static void write_question(struct qb_xw *x, const struct kept *k)
@@ -427,7 +505,13 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 		qb_xw_attr(x, "points", num(nb, sizeof(nb), q->points));
 	if (q->kind == QB_IMP_SHORT && q->case_sensitive)
 		qb_xw_attr(x, "case-sensitive", "true");
-	qb_xw_elem(x, "stem", q->stem);
+	if (q->kind == QB_IMP_MULTIPLE && q->select > 0)
+		qb_xw_attr(x, "select", num(nb, sizeof(nb), (double)q->select));
+	if (q->source && *q->source)
+		qb_xw_elem(x, "source", q->source);
+	for (i = 0; i < q->ntags; i++)
+		qb_xw_elem(x, "tag", q->tags[i]);
+	write_text(x, q, "stem", q->stem, NULL);
 	switch (q->kind) {
 	case QB_IMP_SINGLE:
 	case QB_IMP_MULTIPLE:
@@ -435,25 +519,17 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 			qb_xw_start(x, "option");
 			if (q->choices[i].fraction > 0)
 				qb_xw_attr(x, "correct", "true");
-			qb_xw_leaf(x, "text", q->choices[i].text);
-			write_rationale(x, "rationale", q->choices[i].feedback);
+			write_text(x, q, "text", q->choices[i].text, NULL);
+			write_rationale(x, q, "rationale", q->choices[i].feedback);
 			qb_xw_end(x);
 		}
 		break;
 	case QB_IMP_TRUEFALSE:
 		qb_xw_elem(x, "answer", q->truth ? "true" : "false");
-		if (q->true_feedback && *q->true_feedback) {
-			qb_xw_start_mixed(x, "rationale");
-			qb_xw_attr(x, "for", "true");
-			qb_xw_text(x, q->true_feedback);
-			qb_xw_end_mixed(x);
-		}
-		if (q->false_feedback && *q->false_feedback) {
-			qb_xw_start_mixed(x, "rationale");
-			qb_xw_attr(x, "for", "false");
-			qb_xw_text(x, q->false_feedback);
-			qb_xw_end_mixed(x);
-		}
+		if (q->true_feedback && *q->true_feedback)
+			write_text(x, q, "rationale", q->true_feedback, "true");
+		if (q->false_feedback && *q->false_feedback)
+			write_text(x, q, "rationale", q->false_feedback, "false");
 		break;
 	case QB_IMP_SHORT:
 		for (i = 0; i < q->nchoices; i++)
@@ -471,7 +547,7 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 	case QB_IMP_MATCHING:
 		for (i = 0; i < q->nchoices; i++) {
 			qb_xw_start(x, "pair");
-			qb_xw_leaf(x, "premise", q->choices[i].text);
+			write_text(x, q, "premise", q->choices[i].text, NULL);
 			qb_xw_leaf(x, "response", q->choices[i].match);
 			qb_xw_end(x);
 		}
@@ -482,7 +558,7 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 		break;
 	}
 	if (q->explanation && *q->explanation)
-		qb_xw_elem(x, "explanation", q->explanation);
+		write_text(x, q, "explanation", q->explanation, NULL);
 	qb_xw_end(x);
 }
 
@@ -503,12 +579,33 @@ static void write_items(struct qb_xw *x, const struct import *im, size_t cat)
 		}
 }
 
+/* The one top-level category that holds every question, or SIZE_MAX.
+ * Moodle's exports (and qbank's, in Moodle XML and GIFT) put a bank's
+ * questions below one category named for the course or the bank: that
+ * name becomes the bank's title instead of a category around everything. */
+static size_t only_top(const struct import *im)
+{
+	size_t i, top = SIZE_MAX;
+
+	for (i = 0; i < im->ncats; i++)
+		if (im->cats[i].parent == SIZE_MAX) {
+			if (top != SIZE_MAX)
+				return SIZE_MAX;
+			top = i;
+		}
+	for (i = 0; top != SIZE_MAX && i < im->n; i++)
+		if (im->v[i].cat == SIZE_MAX)
+			return SIZE_MAX;
+	return top;
+}
+
 static int write_bank(const struct import *im, const char *out, struct qb_error *err)
 {
 	struct qb_atomic *a = NULL;
 	xmlOutputBufferPtr ob;
 	xmlTextWriterPtr w;
 	struct qb_xw x;
+	size_t top;
 	int rc;
 
 	rc = qb_atomic_open(&a, out, err);
@@ -523,12 +620,13 @@ static int write_bank(const struct import *im, const char *out, struct qb_error 
 		qb_error_set(err, QB_ENOMEM, "out of memory");
 		return QB_ENOMEM;
 	}
+	top = only_top(im);
 	qb_xw_begin(&x, w);
 	qb_xw_start(&x, "bank");
 	qb_xw_attr(&x, "id", im->bank_id);
 	qb_xw_attr(&x, "version", "1");
-	qb_xw_elem(&x, "title", "Imported questions");
-	write_items(&x, im, SIZE_MAX);
+	qb_xw_elem(&x, "title", top == SIZE_MAX ? "Imported questions" : im->cats[top].name);
+	write_items(&x, im, top);
 	rc = qb_xw_finish(&x);
 	xmlFreeTextWriter(w);
 	if (rc || qb_atomic_write_error(a)) {

@@ -27,7 +27,7 @@ enum qb_imp_kind {
 
 /* An option (single, multiple), an accepted answer (short, numeric) or a
  * pair (matching: TEXT is the premise, MATCH the response). Texts are
- * plain text; the writer escapes them. */
+ * plain text, which the writer escapes, unless the question says RICH. */
 struct qb_imp_choice {
 	const char *text;
 	const char *match;      /* matching only, else NULL */
@@ -53,6 +53,17 @@ struct qb_imp_question {
 	size_t nchoices;
 	const char *const *distractors;   /* matching: responses that match no premise */
 	size_t ndistractors;
+	const char *const *tags;
+	size_t ntags;
+	const char *source;               /* provenance (<source>), or NULL */
+	long select;                      /* multiple: options to pick (@select), 0: not said */
+	/* 1: the stem, explanation, true/false feedback, option texts, choice
+	 * feedback and premises are the bank's rich-text markup (a well-formed
+	 * fragment of its elements: inline ones for option texts and premises),
+	 * which the writer parses and writes element by element; accepted
+	 * answers, matching responses, distractors, names and categories stay
+	 * plain text. 0: everything is plain text. */
+	int rich;
 };
 
 /* Where an importer sends its results; PATH is the file as named on the

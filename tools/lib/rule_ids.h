@@ -21,6 +21,7 @@
 	X(IMG_MISSING)                  \
 	X(IMG_UNSAFE_PATH)              \
 	X(IMPORT_ENCODING)              \
+	X(IMPORT_FEEDBACK_DROPPED)      \
 	X(IMPORT_GRADE_CHANGED)         \
 	X(IMPORT_MARKUP_DROPPED)        \
 	X(IMPORT_REFUSED)               \

@@ -105,6 +105,17 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: a GIFT file saved as Windows-1252 (Caf\\xE9).\n"
 	  "Good: the file converted with iconv -f WINDOWS-1252 -t UTF-8 first.",
 	  NULL, NULL },
+	[QB_RULE_IMPORT_FEEDBACK_DROPPED] = { "import-feedback-dropped", QB_SEV_WARNING,
+	  "qbank import left out feedback that a bank has no place for (no mark changes)",
+	  "Reported by qbank import, not by lint: a GIFT or Moodle short-answer or numerical "
+	  "question can give each accepted answer its own feedback, list 0 % answers only to give "
+	  "them feedback, and (GIFT '~#...', Moodle's '*' answer) give feedback for every other "
+	  "answer. A bank's short and numeric questions list accepted answers only, so these are "
+	  "left out; no mark changes. The finding names the question and the answer; the exit "
+	  "status is 1.\n"
+	  "Bad: ::Q::Name the class. {=DDP#Right, the short name. =%0%DP#That is the old one.}\n"
+	  "Good: ::Q::Name the class. {=DDP ####DDP is the short name; DP is the old one.}",
+	  NULL, NULL },
 	[QB_RULE_IMPORT_GRADE_CHANGED] = { "import-grade-changed", QB_SEV_WARNING,
 	  "qbank import changed how a question is marked: the bank cannot express its partial credit",
 	  "Reported by qbank import, not by lint. A bank marks a single question by its one key, a "
@@ -118,12 +129,14 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  NULL, NULL },
 	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
 	  "qbank import reduced a text's HTML markup to its text",
-	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
-	  "editor) is read with libxml2's HTML parser and only its text is kept, so bold, lists "
-	  "or tables are lost; the finding names the question. The question is imported; the exit "
-	  "status is 1.\n"
-	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
-	  "Good: ::Q::Match the activity to its description.{...}",
+	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html], [moodle] "
+	  "and [markdown] texts, Moodle's editor) is read with libxml2's HTML parser; what has an "
+	  "equivalent in a bank's rich text is kept (em/i, strong/b, code, sub, sup, br, p, pre, "
+	  "ul, ol, li, TeX between \\( \\) as math), and everything else (tables, styled spans, "
+	  "fonts, links, images in GIFT) is reduced to its text; the finding names the question "
+	  "and the elements. The question is imported; the exit status is 1.\n"
+	  "Bad: ::Q::[html]Match the <font color=red>activity</font> to its description.{...}\n"
+	  "Good: ::Q::[html]Match the <b>activity</b> to its description.{...}",
 	  NULL, NULL },
 	[QB_RULE_IMPORT_REFUSED] = { "import-refused", QB_SEV_ERROR,
 	  "qbank import left out a question its source does not state completely",

@@ -560,6 +560,18 @@ int qb_gift_bank(void *state, const struct qb_bank_info *b, struct qb_error *err
 	return st->title ? 0 : QB_ENOMEM;
 }
 
+/* "// source: TEXT" on one line (line ends as spaces). */
+static int source_line(struct gift *st, const char *src)
+{
+	size_t len;
+	const char *s = qb_text_trim(src, &len);
+	int rc = qb_buf_adds(&st->line, "// source: ");
+
+	for (; !rc && len--; s++)
+		rc = qb_buf_addc(&st->line, *s == '\n' || *s == '\r' ? ' ' : *s);
+	return rc ? rc : qb_buf_addc(&st->line, '\n');
+}
+
 static int write_question(struct gift *st, const struct qb_question *q)
 {
 	size_t i;
@@ -584,7 +596,15 @@ static int write_question(struct gift *st, const struct qb_question *q)
 			rc = qb_buf_addc(&st->line, ']');
 	}
 	if (!rc)
-		rc = qb_buf_adds(&st->line, "\n::");
+		rc = qb_buf_addc(&st->line, '\n');
+	/* provenance and the number of options to pick in comments of their
+	 * own: Moodle has no field for them, qbank import reads them back */
+	if (!rc && q->source && q->source[0])
+		rc = source_line(st, q->source);
+	if (!rc && q->type == QB_Q_MULTIPLE && q->has_select)
+		rc = qb_buf_printf(&st->line, "// select: %ld\n", q->select);
+	if (!rc)
+		rc = qb_buf_adds(&st->line, "::");
 	if (!rc)
 		rc = gift_escape(&st->line, q->id, strlen(q->id));
 	if (!rc)
