@@ -54,7 +54,17 @@
 	X(TARGET_GIFT_SHUFFLE)          \
 	X(TARGET_GIFT_TAG)              \
 	X(TARGET_GIFT_UNIT)             \
+	X(TARGET_MARKDOWN_KEY)          \
+	X(TARGET_MOODLE_EMPTY)          \
 	X(TARGET_MOODLE_FRACTION)       \
+	X(TARGET_MOODLE_KEY)            \
+	X(TARGET_MOODLE_MATCHING)       \
+	X(TARGET_MOODLE_NUMBER)         \
+	X(TARGET_MOODLE_POINTS)         \
+	X(TARGET_MOODLE_SHAPE)          \
+	X(TARGET_QTI_IDENTIFIER)        \
+	X(TARGET_QTI_KEY)               \
+	X(TARGET_QTI_NUMBER)            \
 	X(TEXT_EMPTY)                   \
 	X(TYPE_SHAPE)                   \
 	X(XML_DOCTYPE)                  \

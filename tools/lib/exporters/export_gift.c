@@ -49,36 +49,15 @@ struct gift {
 
 /* ---- what GIFT cannot hold ----------------------------------------------- */
 
-/* Where gift_check() reports, in the shape of the target-check sink of
- * the exporter interface: RULE a QB_RULE_TARGET_GIFT_* key, BASE the bank
- * rule saying the same (QB_RULE_COUNT: none), LINE 0 for the question's
- * line, MSG the reason. Returns 0 or a negative error. */
-typedef int (*gift_report_fn)(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
-			      enum qb_rule_key base, unsigned long line, const char *msg);
-
-struct gift_sink {
-	gift_report_fn report;
-	void *ctx;
-	int rc;                    /* the first error of REPORT */
-	int n;                     /* how many reasons */
-};
-
-static void reason(struct gift_sink *s, const struct qb_question *q, enum qb_rule_key rule,
-		   unsigned long line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void reason(struct gift_sink *s, const struct qb_question *q, enum qb_rule_key rule,
-		   unsigned long line, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	s->n++;
-	if (!s->rc)
-		s->rc = s->report(s->ctx, q, rule, QB_RULE_COUNT, line ? line : q->line, msg);
-}
+/* A reason of RULE for the target-check sink (exporter.h), with BASE the
+ * bank rule that says the same (COUNT: none); the first error of the sink
+ * is kept in rc. */
+#define REASON(rule, base, line, ...) \
+	do { \
+		if (!rc) \
+			rc = qb_target_report(s, q, QB_RULE_TARGET_GIFT_##rule, QB_RULE_##base, line, \
+					      __VA_ARGS__); \
+	} while (0)
 
 static int has_img(void *ctx, const xmlNode *img)
 {
@@ -111,29 +90,29 @@ static int tag_ok(const char *t)
 }
 
 /* What Moodle's GIFT import cannot read back as the bank says, as reasons
- * of rules target-gift-*. A pure function of one schema-valid question (no
- * state, no file system): the lint runs it as findings (--target gift) and
- * the export refuses the question on any reason. Returns 0 or the first
- * error of the sink; S->n counts the reasons. */
-static int gift_check(const struct qb_question *q, struct gift_sink *s)
+ * of rules target-gift-*: the exporter's target check (exporter.h), a pure
+ * function of one schema-valid question (no state, no file system). The
+ * lint runs it as findings (--target gift); the export driver refuses the
+ * question on any reason. Returns 0 or the first error of the sink. */
+int qb_gift_check(const struct qb_question *q, const struct qb_target_sink *s)
 {
-	int img = 0;
+	int img = 0, rc = 0;
 	size_t i;
 
 	if (q->type >= QB_Q_UNKNOWN || q->schema_invalid)
 		return 0;
 	if (q->points && q->points_value != 1.0)
-		reason(s, q, QB_RULE_TARGET_GIFT_POINTS, 0, "it is worth %s points; GIFT has no "
+		REASON(POINTS, COUNT, 0, "it is worth %s points; GIFT has no "
 		       "mark, and Moodle imports every GIFT question worth 1", q->points);
 	if (!q->shuffle && (qb_qtype_is_choice(q->type) || q->type == QB_Q_MATCHING))
-		reason(s, q, QB_RULE_TARGET_GIFT_SHUFFLE, 0, "it keeps its options in order "
+		REASON(SHUFFLE, COUNT, 0, "it keeps its options in order "
 		       "(shuffle=\"false\"); GIFT cannot say so, and Moodle shuffles them");
 	if (q->type == QB_Q_SHORT && q->case_sensitive)
-		reason(s, q, QB_RULE_TARGET_GIFT_CASE, 0, "it is case-sensitive; GIFT cannot say "
+		REASON(CASE, COUNT, 0, "it is case-sensitive; GIFT cannot say "
 		       "so, and Moodle marks it ignoring case");
 	for (i = 0; q->type == QB_Q_NUMERIC && i < q->nanswers; i++)
 		if (q->answers[i].unit && q->answers[i].unit[0])
-			reason(s, q, QB_RULE_TARGET_GIFT_UNIT, q->answers[i].line, "the answer's unit "
+			REASON(UNIT, COUNT, q->answers[i].line, "the answer's unit "
 			       "'%s' has no place in GIFT, and Moodle imports the number alone",
 			       q->answers[i].unit);
 	if (q->type == QB_Q_ESSAY) {
@@ -142,10 +121,10 @@ static int gift_check(const struct qb_question *q, struct gift_sink *s)
 					    qb_text_attr(q->response, "max-words"));
 
 		if (q->rubric)
-			reason(s, q, QB_RULE_TARGET_GIFT_ESSAY, 0, "it has a grader rubric; a GIFT "
+			REASON(ESSAY, COUNT, 0, "it has a grader rubric; a GIFT "
 			       "essay has no grader information, and Moodle imports it without");
 		if ((fmt && strcmp(fmt, "plain") == 0) || words)
-			reason(s, q, QB_RULE_TARGET_GIFT_ESSAY, 0, "it asks for %s; GIFT cannot say "
+			REASON(ESSAY, COUNT, 0, "it asks for %s; GIFT cannot say "
 			       "so, and Moodle imports a formatted answer box without word limits",
 			       words ? "a number of words" : "plain text");
 	}
@@ -153,25 +132,30 @@ static int gift_check(const struct qb_question *q, struct gift_sink *s)
 		size_t right = count_correct(q), wrong = q->noptions - right;
 
 		if (right && (!qb_moodle_share(right) || (wrong && !qb_moodle_share(wrong))))
-			reason(s, q, QB_RULE_TARGET_GIFT_FRACTION, 0, "%zu correct and %zu wrong "
+			REASON(FRACTION, COUNT, 0, "%zu correct and %zu wrong "
 			       "options have no weights in Moodle's fixed list of grade fractions "
 			       "(1 to 10, or 20, of each can be expressed)", right, wrong);
 	}
-	if (q->type == QB_Q_MATCHING && (q->npairs < 2 || q->npairs + q->ndistractors < 3))
-		reason(s, q, QB_RULE_TARGET_GIFT_MATCHING, 0, "it has %zu pairs and %zu "
+	if (q->type == QB_Q_MATCHING && q->npairs < 2)
+		REASON(MATCHING, TYPE_SHAPE, 0, "it has %zu pair%s; Moodle's matching needs 2 pairs "
+		       "and 3 answers in all", q->npairs, q->npairs == 1 ? "" : "s");
+	else if (q->type == QB_Q_MATCHING && q->npairs + q->ndistractors < 3)
+		REASON(MATCHING, COUNT, 0, "it has %zu pairs and %zu "
 		       "distractors; Moodle's matching needs 2 pairs and 3 answers in all",
 		       q->npairs, q->ndistractors);
 	for (i = 0; i < q->ntags; i++)
 		if (!tag_ok(q->tags[i]))
-			reason(s, q, QB_RULE_TARGET_GIFT_TAG, 0, "Moodle's GIFT [tag:] cannot hold "
+			REASON(TAG, COUNT, 0, "Moodle's GIFT [tag:] cannot hold "
 			       "the tag '%s' (< > ` or control characters, or a final backslash)",
 			       q->tags[i]);
 	qb_rich_each_img(q->node, has_img, &img);
 	if (img)
-		reason(s, q, QB_RULE_TARGET_GIFT_IMAGE, 0, "it shows an image; a GIFT file "
+		REASON(IMAGE, COUNT, 0, "it shows an image; a GIFT file "
 		       "cannot carry image files, and Moodle would show a broken link");
-	return s->rc;
+	return rc;
 }
+
+#undef REASON
 
 /* Keeps the first refusal as "FILE:LINE: question 'ID' cannot be exported
  * to gift: MESSAGE [RULE]". */
@@ -624,13 +608,15 @@ static int write_question(struct gift *st, const struct qb_question *q)
 int qb_gift_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct gift *st = state;
-	struct gift_sink s = { refuse, st, 0, 0 };
+	struct qb_target_sink s = { refuse, st };
 	FILE *f;
 	int rc;
 
 	if (q->type >= QB_Q_UNKNOWN || !q->id || q->schema_invalid)
 		return 0;   /* the schema has reported it; the lint refuses the export */
-	gift_check(q, &s);
+	/* the driver has run the check; run again, the hook stands on its own */
+	if (qb_gift_check(q, &s) < 0)
+		return QB_ENOMEM;
 	if (st->nproblems)
 		return 0;   /* keep checking; commit fails and writes nothing */
 	rc = write_question(st, q);
