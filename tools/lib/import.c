@@ -8,12 +8,16 @@
 #include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
 
+#include <libxml/tree.h>
+#include <libxml/xmlstring.h>
+
 #include "atomic.h"
 #include "core/arena.h"
 #include "core/array.h"
 #include "core/buf.h"
 #include "core/map.h"
 #include "importers/importers.h"
+#include "limits.h"
 #include "rules.h"
 #include "text.h"
 #include "xmlw.h"
@@ -132,16 +136,23 @@ static void slug(char *out, size_t cap, const char *name)
 	}
 }
 
-/* The id of record REC (already in im->v): its idnumber or name as a slug,
- * with "-2", "-3" ... after it while an earlier question has it. */
+/* The id of record REC (already in im->v): its idnumber as it is when that
+ * is already an id (an NCName of at most 100 characters, as qbank's own
+ * exports write them), else its idnumber or name as a slug; with "-2",
+ * "-3" ... after it while an earlier question has it. */
 static int assign_id(struct import *im, size_t rec)
 {
 	const struct qb_imp_question *q = &im->v[rec].q;
-	char base[IMPORT_ID_CHARS + 1], id[IMPORT_ID_CHARS + 24];
+	char base[QB_LIMIT_ID_CHARS * 4 + 1], id[QB_LIMIT_ID_CHARS * 4 + 24];
 	unsigned long k;
 	int rc;
 
-	slug(base, sizeof(base), q->idnumber && *q->idnumber ? q->idnumber : q->name);
+	if (q->idnumber && *q->idnumber && strlen(q->idnumber) < sizeof(base) &&
+	    xmlUTF8Strlen(BAD_CAST q->idnumber) <= QB_LIMIT_ID_CHARS &&
+	    xmlValidateNCName(BAD_CAST q->idnumber, 0) == 0)
+		snprintf(base, sizeof(base), "%s", q->idnumber);
+	else
+		slug(base, IMPORT_ID_CHARS + 1, q->idnumber && *q->idnumber ? q->idnumber : q->name);
 	snprintf(id, sizeof(id), "%s", base);
 	for (k = 2; qb_map_find(&im->ids, qb_hash64(id, strlen(id)), &id_ops, im, id) != QB_MAP_NONE;
 	     k++)
