@@ -17,6 +17,7 @@
 #include "../core/arena.h"
 #include "../core/array.h"
 #include "../core/buf.h"
+#include "../limits.h"
 #include "importers.h"
 
 /* Placeholders of the escaped characters (bytes no GIFT text holds). */
@@ -36,6 +37,8 @@ struct gift {
 	const char **tags;
 	size_t ntags, captags;
 	int qfmt;                       /* the question text's format: the default of its other texts */
+	int eof_escape;                 /* the file ends in a '\' that escapes nothing */
+	int at_end;                     /* the block being read is the file's last */
 	struct qb_buf rich, dropped;    /* scratch of text_of */
 	struct qb_buf names;            /* the current question's markup without an equivalent */
 	int rc;
@@ -400,13 +403,32 @@ static int refuse(struct gift *g, unsigned long line, const char *name, const ch
 /* The idnumber of "[id:X]" in the comments, or NULL. */
 static const char *idnumber(struct gift *g, const char *comments)
 {
-	const char *p = strstr(comments, "[id:"), *e;
+	const char *p = comments, *e;
 
-	if (!p)
-		return NULL;
-	p += 4;
-	e = strchr(p, ']');
-	return e ? dupn(g, p, (size_t)(e - p)) : NULL;
+	/* the first non-empty one, as Moodle's pattern finds it */
+	while ((p = strstr(p, "[id:")) != NULL) {
+		struct qb_buf t = QB_BUF_INIT;
+		char *d = NULL;
+
+		p += 4;
+		for (e = p; *e && *e != ']' && *e != '\n'; e++)
+			if (e[0] == '\\' && e[1] == ']')
+				e++;
+		if (*e != ']' || e == p)
+			continue;
+		for (; p < e && !g->rc; p++) {
+			if (p[0] == '\\' && p[1] == ']')
+				p++;
+			if (qb_buf_addc(&t, *p))
+				g->rc = QB_ENOMEM;
+		}
+		if (t.len)
+			d = dupn(g, t.ptr, t.len);
+		qb_buf_dispose(&t);
+		if (d && *(d = trim(d)))
+			return d;
+	}
+	return NULL;
 }
 
 /* The tags of "[tag:X]" tokens in the comments (Moodle's
@@ -502,6 +524,14 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	if (!*text)
 		return 0;
 	qb_buf_clear(&g->names);
+	/* What a bank could not hold anyway is not parsed: a question has at
+	 * most QB_LIMIT_CHILDREN parts of QB_LIMIT_PART_BYTES each. */
+	if (strlen(text) > (size_t)QB_LIMIT_CHILDREN * QB_LIMIT_PART_BYTES)
+		return refuse(g, line, "(too long)", "the question is longer than a bank's question "
+			      "can be (100 parts of 64 KiB)");
+	if (g->at_end && g->eof_escape)
+		return refuse(g, line, "(the last question)", "the file ends in a '\\' that escapes "
+			      "nothing (a file cut short?)");
 	/* control characters (not allowed in XML) would be taken for placeholders */
 	for (p = text; *p; p++)
 		if (*p > 0 && *p <= PH_BACKSLASH)
@@ -776,6 +806,25 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	q.nchoices = g->nch;
 	q.distractors = g->ds;
 	q.ndistractors = g->nds;
+	{
+		size_t big = strlen(q.stem);
+
+		if (q.explanation && strlen(q.explanation) > big)
+			big = strlen(q.explanation);
+		for (i = 0; i < g->nch; i++) {
+			if (g->ch[i].text && strlen(g->ch[i].text) > big)
+				big = strlen(g->ch[i].text);
+			if (g->ch[i].feedback && strlen(g->ch[i].feedback) > big)
+				big = strlen(g->ch[i].feedback);
+		}
+		if (big > QB_LIMIT_PART_BYTES) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "a text of %zu bytes is longer than a bank's part "
+				 "may be (%d bytes)", big, QB_LIMIT_PART_BYTES);
+			return refuse(g, line, shown, why);
+		}
+	}
 	return g->sink->question(g->sink->ctx, &q);
 }
 
@@ -812,6 +861,19 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 	g.sink = sink;
 	p = qb_imp_skip_bom(data, &len);
 	end = p + len;
+	{
+		/* an odd run of backslashes at the very end escapes nothing */
+		const char *t = end;
+		size_t k = 0;
+
+		while (t > p && is_space(t[-1]))
+			t--;
+		while (t > p && t[-1] == '\\') {
+			t--;
+			k++;
+		}
+		g.eof_escape = k % 2 == 1;
+	}
 	for (;;) {
 		const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
 		size_t n = p < end ? (size_t)((nl ? nl : end) - p) : 0;
@@ -827,6 +889,7 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 		blank = p >= end || n == 0 || (n == 1 && s[0] == '0');
 		if (p < end)
 			line++;
+		g.at_end = p >= end;
 		if (blank && g.block.len) {
 			if (qb_buf_addc(&g.block, '\0') || qb_buf_addc(&comments, '\0'))
 				rc = QB_ENOMEM;
