@@ -245,6 +245,11 @@ $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to moodle -o $@ $<
 
+$(BUILD)/gift/%.gift.txt: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to gift -o $@ $<
+
 $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
@@ -435,7 +440,7 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= reader moodle qti21 markdown
+FUZZ_TARGETS ?= reader moodle qti21 markdown gift
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently
