@@ -328,6 +328,22 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
+# ---- the gate's property test (tests/gate/suite) ---------------------------
+#
+# $(BUILD)/gate_check generates random banks and checks, through the library,
+# that every bank that lints clean exports to every target with the bank's
+# keys (tests/gate/gate_check.c).
+
+GATE_CHECK := $(BUILD)/gate_check
+
+_test: $(GATE_CHECK)
+
+$(GATE_CHECK): $(BUILD)/obj/tests/gate/gate_check.o $(LIBQBANK)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(LIBQBANK) $(PKG_LIBS)
+
+-include $(BUILD)/obj/tests/gate/gate_check.d
+
 # ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
