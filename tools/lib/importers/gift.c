@@ -18,6 +18,7 @@
 #include "../core/array.h"
 #include "../core/buf.h"
 #include "../limits.h"
+#include "html_rich.h"
 #include "importers.h"
 
 /* Placeholders of the escaped characters (bytes no GIFT text holds). */
@@ -39,7 +40,8 @@ struct gift {
 	int qfmt;                       /* the question text's format: the default of its other texts */
 	int eof_escape;                 /* the file ends in a '\' that escapes nothing */
 	int at_end;                     /* the block being read is the file's last */
-	struct qb_buf rich, dropped;    /* scratch of text_of */
+	struct qb_buf rich;             /* scratch of text_of */
+	struct qb_imp_html html;        /* the HTML converter (html_rich.h) */
 	struct qb_buf names;            /* the current question's markup without an equivalent */
 	int rc;
 };
@@ -166,25 +168,8 @@ static const char *text_fmt(struct gift *g, const char *s, size_t n, enum tkind 
 	if (kind == T_PLAIN)
 		return t;
 	qb_buf_clear(&g->rich);
-	qb_buf_clear(&g->dropped);
-	if (kind == T_SHOWN) {
-		/* shown as HTML: its text, character references decoded */
-		if (!strchr(t, '<') && !strchr(t, '&'))
-			return t;
-		{
-			htmlDocPtr doc = htmlReadMemory(t, (int)strlen(t), NULL, "UTF-8",
-							HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-							HTML_PARSE_NOWARNING | HTML_PARSE_NOIMPLIED);
-			xmlChar *content = doc ? xmlNodeGetContent((xmlNodePtr)doc) : NULL;
-
-			r = content ? dupn(g, (const char *)content, strlen((const char *)content)) : t;
-			if (strchr(t, '<') && c)
-				note_dropped(g, c, "markup in a matching answer");
-			xmlFree(content);
-			xmlFreeDoc(doc);
-			return r ? trim(r) : "";
-		}
-	} else if (fmt == F_PLAIN) {
+	qb_imp_html_reset(&g->html);
+	if (fmt == F_PLAIN && kind != T_SHOWN) {
 		xmlChar *e = xmlEncodeSpecialChars(NULL, BAD_CAST t);
 		const char *p;
 
@@ -193,28 +178,33 @@ static const char *text_fmt(struct gift *g, const char *s, size_t n, enum tkind 
 		if (!e)
 			rc = QB_ENOMEM;
 		xmlFree(e);
-	} else if (fmt == F_MARKDOWN) {
-		rc = qb_imp_markdown_rich(&g->rich, t, strlen(t), kind == T_BLOCK, &g->dropped);
-	} else {
-		struct qb_buf h = QB_BUF_INIT;
-		const char *p;
-
-		/* Moodle's auto-format shows a line end as a break */
-		for (p = t; !rc && *p; p++)
-			rc = *p == '\n' && fmt == F_MOODLE ? qb_buf_adds(&h, "<br>") : qb_buf_addc(&h, *p);
 		if (!rc)
-			rc = qb_imp_html_rich(&g->rich, h.ptr ? h.ptr : "", h.len, kind == T_BLOCK,
-					      &g->dropped);
-		qb_buf_dispose(&h);
+			rc = qb_buf_addc(&g->rich, '\0') ? QB_ENOMEM : 0;
+		r = rc ? NULL : dupn(g, g->rich.ptr, strlen(g->rich.ptr));
+	} else {
+		/* HTML: Moodle's auto-format shows a line end as a break; a
+		 * matching answer (T_SHOWN) is shown as HTML whatever the format */
+		if (fmt == F_MARKDOWN && kind != T_SHOWN) {
+			rc = qb_imp_markdown_html(&g->rich, t, strlen(t));
+		} else {
+			const char *p;
+
+			for (p = t; !rc && *p; p++)
+				rc = *p == '\n' && fmt == F_MOODLE ? qb_buf_adds(&g->rich, "<br>")
+								   : qb_buf_addc(&g->rich, *p);
+		}
+		if (!rc)
+			rc = qb_buf_addc(&g->rich, '\0') ? QB_ENOMEM : 0;
+		r = rc ? NULL : (char *)qb_imp_html_rich(&g->html, &g->arena, g->rich.ptr,
+							  kind == T_BLOCK);
 	}
-	if (rc) {
+	if (rc || !r) {
 		g->rc = QB_ENOMEM;
 		return "";
 	}
-	if (g->dropped.len && c)
-		note_dropped(g, c, g->dropped.ptr);
-	r = dupn(g, g->rich.ptr ? g->rich.ptr : "", g->rich.len);
-	return r ? trim(r) : "";
+	if (g->html.dropped.len && c)
+		note_dropped(g, c, g->html.dropped.ptr);
+	return trim(r);
 }
 
 static const char *text_of(struct gift *g, const char *s, size_t n, enum tkind kind,
@@ -928,7 +918,7 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 	qb_array_free(g.ds, g.capds, sizeof(*g.ds), 0);
 	qb_array_free(g.tags, g.captags, sizeof(*g.tags), 0);
 	qb_buf_dispose(&g.rich);
-	qb_buf_dispose(&g.dropped);
+	qb_imp_html_dispose(&g.html);
 	qb_buf_dispose(&g.names);
 	if (rc == QB_ENOMEM)
 		qb_error_set(err, rc, "%s: out of memory", sink->path);

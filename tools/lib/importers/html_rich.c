@@ -1,450 +1,581 @@
-/* HTML, and a small Markdown subset, as the bank's rich-text markup (see
- * importers.h and README.md): libxml2's HTML parser reads the HTML, a walk
- * over its tree writes the bank's elements, and libxml2 escapes the text
- * (xmlEncodeSpecialChars); nothing is pasted through. */
+#include "html_rich.h"
+
 #include <string.h>
 
 #include <libxml/HTMLparser.h>
-#include <libxml/entities.h>
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
 
-#include "../core/buf.h"
-#include "importers.h"
-
-/* Where a node sits: what the bank's schema lets it hold. */
+/* Where the walk is: what the bank allows there. */
 enum where {
-	W_BLOCK,    /* stem, feedback: inline markup plus p, pre, ul, ol */
-	W_LI,       /* li: inline markup plus nested lists */
-	W_INLINE    /* option text, premise, p, em, ...: inline markup only */
+	W_BLOCK,        /* stem, explanation ...: p, pre, lists and inline markup */
+	W_LI,           /* inside li: inline markup and lists */
+	W_INLINE,       /* inline markup only */
 };
 
-struct walk {
-	struct qb_buf *out;
-	struct qb_buf *dropped;
-	int rc;
+enum action {
+	A_INLINE,       /* the same element, inline content */
+	A_CODE,         /* <code>: text only */
+	A_BR,
+	A_P,
+	A_PRE,
+	A_LIST,
+	A_LI,
+	A_IMG,
+	A_HEADING,      /* a paragraph in bold: reported */
+	A_PASS,         /* its content, nothing of its own (div, span, body) */
+	A_TEXT,         /* its text: reported */
+	A_SKIP,         /* nothing at all (script, style): reported */
 };
 
-/* HTML elements with a bank equivalent, sorted by name. BLOCK: allowed
- * only where blocks are (p, pre, ul, ol) or inside lists (li). */
-static const struct {
+struct row {
 	const char *html;
-	const char *bank;
-	int block;
-} map[] = {
-	{ "b", "strong", 0 }, { "br", "br", 0 }, { "code", "code", 0 }, { "em", "em", 0 },
-	{ "i", "em", 0 }, { "kbd", "code", 0 }, { "li", "li", 1 }, { "ol", "ol", 1 },
-	{ "p", "p", 1 }, { "pre", "pre", 1 }, { "samp", "code", 0 }, { "strong", "strong", 0 },
-	{ "sub", "sub", 0 }, { "sup", "sup", 0 }, { "tt", "code", 0 }, { "ul", "ul", 1 },
+	enum action act;
+	const char *bank;       /* A_INLINE: the bank's element */
 };
 
-/* Elements whose content is no text of the question. */
-static const char *const skipped[] = { "head", "script", "style", "template", "title" };
+/* Sorted by name (looked up with bsearch). An element not in the table is
+ * reduced to its text and reported. */
+static const struct row rows[] = {
+	{ "b", A_INLINE, "strong" },
+	{ "body", A_PASS, NULL },
+	{ "br", A_BR, NULL },
+	{ "code", A_CODE, NULL },
+	{ "div", A_PASS, NULL },
+	{ "em", A_INLINE, "em" },
+	{ "h1", A_HEADING, NULL },
+	{ "h2", A_HEADING, NULL },
+	{ "h3", A_HEADING, NULL },
+	{ "h4", A_HEADING, NULL },
+	{ "h5", A_HEADING, NULL },
+	{ "h6", A_HEADING, NULL },
+	{ "head", A_SKIP, NULL },
+	{ "html", A_PASS, NULL },
+	{ "i", A_INLINE, "em" },
+	{ "img", A_IMG, NULL },
+	{ "kbd", A_CODE, NULL },
+	{ "li", A_LI, NULL },
+	{ "ol", A_LIST, "ol" },
+	{ "p", A_P, NULL },
+	{ "pre", A_PRE, NULL },
+	{ "samp", A_CODE, NULL },
+	{ "script", A_SKIP, NULL },
+	{ "span", A_PASS, NULL },
+	{ "strong", A_INLINE, "strong" },
+	{ "style", A_SKIP, NULL },
+	{ "sub", A_INLINE, "sub" },
+	{ "sup", A_INLINE, "sup" },
+	{ "tt", A_CODE, NULL },
+	{ "ul", A_LIST, "ul" },
+};
 
-static void add(struct walk *w, const char *s)
+static int row_cmp(const void *key, const void *elem)
 {
-	if (!w->rc && qb_buf_adds(w->out, s))
-		w->rc = QB_ENOMEM;
+	return strcmp(key, ((const struct row *)elem)->html);
 }
 
-static void add_text(struct walk *w, const char *s, size_t n)
+struct conv {
+	struct qb_imp_html *h;
+	xmlTextWriterPtr w;
+	int bad;        /* a write failed */
+};
+
+void qb_imp_html_drop(struct qb_imp_html *h, const char *what)
 {
-	xmlChar *copy = xmlStrndup(BAD_CAST s, (int)n);
-	xmlChar *e = copy ? xmlEncodeSpecialChars(NULL, copy) : NULL;
+	const char *p = h->dropped.ptr;
+	size_t n = strlen(what);
 
-	if (!e)
-		w->rc = QB_ENOMEM;
-	else
-		add(w, (const char *)e);
-	xmlFree(e);
-	xmlFree(copy);
-}
-
-/* Names an element that had no equivalent, once. */
-static void drop(struct walk *w, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = w->dropped->ptr;
-
-	while (p && (p = strstr(p, name)) != NULL) {
-		if ((p == w->dropped->ptr || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+	/* once: a name already in the list ("a, b, c") is not added again */
+	while (p && (p = strstr(p, what)) != NULL) {
+		if ((p == h->dropped.ptr || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
 			return;
 		p += n;
 	}
-	if (w->dropped->len && qb_buf_adds(w->dropped, ", "))
-		w->rc = QB_ENOMEM;
-	if (qb_buf_adds(w->dropped, name))
-		w->rc = QB_ENOMEM;
+	if ((h->dropped.len && qb_buf_adds(&h->dropped, ", ")) || qb_buf_adds(&h->dropped, what))
+		h->oom = 1;
 }
 
-/* Text with TeX delimiters \( \), \[ \] and $$ $$ as <math>. */
-static void text_math(struct walk *w, const char *s)
+void qb_imp_html_reset(struct qb_imp_html *h)
 {
-	while (*s && !w->rc) {
-		const char *open = NULL, *close = NULL, *end = NULL;
-		const char *p;
-		int display = 0;
-
-		for (p = s; *p && !open; p++)
-			if (p[0] == '\\' && (p[1] == '(' || p[1] == '['))
-				open = p;
-			else if (p[0] == '$' && p[1] == '$')
-				open = p;
-		if (open) {
-			const char *want = open[0] == '$' ? "$$" : open[1] == '(' ? "\\)" : "\\]";
-
-			display = open[0] == '$' || open[1] == '[';
-			close = strstr(open + 2, want);
-			end = close ? close + 2 : NULL;
-		}
-		if (!open || !close) {
-			add_text(w, s, strlen(s));
-			return;
-		}
-		add_text(w, s, (size_t)(open - s));
-		add(w, display ? "<math display=\"block\">" : "<math>");
-		add_text(w, open + 2, (size_t)(close - open - 2));
-		add(w, "</math>");
-		s = end;
-	}
+	qb_buf_clear(&h->dropped);
+	if (h->dropped.ptr)
+		h->dropped.ptr[0] = '\0';
 }
 
-static void walk_children(struct walk *w, const xmlNode *n, enum where where);
-
-static void text_only(struct walk *w, const xmlNode *n)
+void qb_imp_html_dispose(struct qb_imp_html *h)
 {
-	xmlChar *c = xmlNodeGetContent((xmlNodePtr)n);
-
-	if (c)
-		add_text(w, (const char *)c, strlen((const char *)c));
-	xmlFree(c);
-}
-
-static int find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(map[i].html, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* The language of <pre class="language-X">, as the exporters write it. */
-static void pre_lang(struct walk *w, const xmlNode *n)
-{
-	xmlChar *c = xmlGetProp((xmlNodePtr)n, BAD_CAST "class");
-	const char *l = c ? strstr((const char *)c, "language-") : NULL;
-
-	if (l) {
-		size_t k = strcspn(l + 9, " \t\n");
-		xmlChar *v = xmlStrndup(BAD_CAST l + 9, (int)k);
-		xmlChar *e = v ? xmlEncodeSpecialChars(NULL, v) : NULL;
-
-		if (e && k) {
-			add(w, " lang=\"");
-			add(w, (const char *)e);
-			add(w, "\"");
-		}
-		xmlFree(e);
-		xmlFree(v);
-	}
-	xmlFree(c);
-}
-
-static void element(struct walk *w, const xmlNode *n, enum where where)
-{
-	const char *name = (const char *)n->name;
-	int i = find(name);
-	size_t k;
-
-	for (k = 0; k < sizeof(skipped) / sizeof(skipped[0]); k++)
-		if (strcmp(name, skipped[k]) == 0) {
-			drop(w, name);
-			return;
-		}
-	if (strcmp(name, "html") == 0 || strcmp(name, "body") == 0) {
-		walk_children(w, n, where);
+	if (!h)
 		return;
-	}
-	if (strcmp(name, "img") == 0) {
-		/* an image file is not in the text: its alternative text stays */
-		xmlChar *alt = xmlGetProp((xmlNodePtr)n, BAD_CAST "alt");
-
-		if (alt)
-			add_text(w, (const char *)alt, strlen((const char *)alt));
-		xmlFree(alt);
-		drop(w, name);
-		return;
-	}
-	if (i < 0) {
-		/* span and div without attributes are only containers */
-		if (!((strcmp(name, "span") == 0 || strcmp(name, "div") == 0) && !n->properties))
-			drop(w, name);
-		walk_children(w, n, where);
-		return;
-	}
-	if (map[i].block && (where == W_INLINE || (where == W_LI && (strcmp(name, "p") == 0 ||
-								    strcmp(name, "pre") == 0)))) {
-		/* a block where the bank takes inline markup only: its content */
-		drop(w, name);
-		if (strcmp(name, "pre") == 0) {
-			add(w, "<code>");
-			text_only(w, n);
-			add(w, "</code>");
-		} else {
-			walk_children(w, n, where);
-			if (strcmp(name, "p") == 0 || strcmp(name, "li") == 0)
-				add(w, " ");
-		}
-		return;
-	}
-	if (strcmp(name, "li") == 0 && where != W_LI) {
-		/* li outside a list: its content */
-		walk_children(w, n, where);
-		return;
-	}
-	add(w, "<");
-	add(w, map[i].bank);
-	if (strcmp(name, "pre") == 0)
-		pre_lang(w, n);
-	if (strcmp(name, "br") == 0) {
-		add(w, "/>");
-		return;
-	}
-	add(w, ">");
-	if (strcmp(map[i].bank, "code") == 0 || strcmp(name, "pre") == 0) {
-		text_only(w, n);
-	} else if (strcmp(name, "ul") == 0 || strcmp(name, "ol") == 0) {
-		const xmlNode *c;
-
-		for (c = n->children; c && !w->rc; c = c->next)
-			if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "li") == 0) {
-				add(w, "<li>");
-				walk_children(w, c, W_LI);
-				add(w, "</li>");
-			} else if (c->type == XML_ELEMENT_NODE) {
-				drop(w, (const char *)c->name);
-			}
-	} else {
-		walk_children(w, n, strcmp(name, "li") == 0 ? W_LI : W_INLINE);
-	}
-	add(w, "</");
-	add(w, map[i].bank);
-	add(w, ">");
+	qb_buf_dispose(&h->dropped);
+	qb_buf_dispose(&h->out);
 }
 
-static void walk_children(struct walk *w, const xmlNode *n, enum where where)
+static void wstart(struct conv *c, const char *name)
 {
-	const xmlNode *c;
-
-	for (c = n->children; c && !w->rc; c = c->next) {
-		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE)
-			text_math(w, (const char *)c->content);
-		else if (c->type == XML_ELEMENT_NODE)
-			element(w, c, where);
-	}
+	if (xmlTextWriterStartElement(c->w, BAD_CAST name) < 0)
+		c->bad = 1;
 }
 
-int qb_imp_html_rich(struct qb_buf *out, const char *html, size_t len, int block,
-		     struct qb_buf *dropped)
+static void wend(struct conv *c)
 {
-	struct walk w = { out, dropped, 0 };
-	htmlDocPtr doc;
-
-	if (qb_buf_grow(out, 0) || qb_buf_grow(dropped, 0))
-		return QB_ENOMEM;
-	if (!len)
-		return 0;
-	/* wrapped in a div, so that leading text is not put in an implied <p> */
-	{
-		struct qb_buf wrap = QB_BUF_INIT;
-
-		if (qb_buf_adds(&wrap, "<div>") || qb_buf_add(&wrap, html, len) ||
-		    qb_buf_adds(&wrap, "</div>")) {
-			qb_buf_dispose(&wrap);
-			return QB_ENOMEM;
-		}
-		doc = htmlReadMemory(wrap.ptr, (int)wrap.len, NULL, "UTF-8",
-				     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-				     HTML_PARSE_NOIMPLIED | HTML_PARSE_NODEFDTD);
-		qb_buf_dispose(&wrap);
-	}
-	if (!doc)
-		return QB_ENOMEM;
-	{
-		xmlNodePtr root = xmlDocGetRootElement(doc);
-
-		if (root && strcmp((const char *)root->name, "div") == 0 && !root->properties)
-			walk_children(&w, root, block ? W_BLOCK : W_INLINE);
-		else if (root)
-			walk_children(&w, (xmlNodePtr)doc, block ? W_BLOCK : W_INLINE);
-	}
-	xmlFreeDoc(doc);
-	return w.rc;
+	if (xmlTextWriterEndElement(c->w) < 0)
+		c->bad = 1;
 }
 
-/* ---- Markdown ------------------------------------------------------------ */
-
-/* Inline Markdown of one line or paragraph into HTML: `code`, **strong**,
- * *em*, _em_, backslash escapes; everything else is left to the HTML
- * parser (Markdown passes HTML through). */
-static int md_inline(struct qb_buf *h, const char *s, size_t n)
+static void wattr(struct conv *c, const char *name, const char *value)
 {
-	size_t i;
-	int rc = 0, em = 0, strong = 0, under = 0;
+	if (xmlTextWriterWriteAttribute(c->w, BAD_CAST name, BAD_CAST value) < 0)
+		c->bad = 1;
+}
 
-	for (i = 0; i < n && !rc; i++) {
-		char c = s[i];
+static void wtext(struct conv *c, const char *s, size_t n)
+{
+	if (n && xmlTextWriterWriteFormatString(c->w, "%.*s", (int)n, s) < 0)
+		c->bad = 1;
+}
 
-		if (c == '\\' && i + 1 < n && strchr("\\`*_{}[]()#+-.!", s[i + 1]) &&
-		    s[i + 1] != '(' && s[i + 1] != ')' && s[i + 1] != '[' && s[i + 1] != ']') {
-			rc = qb_buf_addc(h, s[++i]);
-		} else if (c == '`') {
-			const char *e = memchr(s + i + 1, '`', n - i - 1);
+static int blank(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr(" \t\n\r", *s))
+			return 0;
+	return 1;
+}
 
-			if (!e) {
-				rc = qb_buf_addc(h, c);
+/* Text with TeX: \( \) inline, \[ \] and $$ $$ display math become <math>;
+ * an opener without its closer stays text. Each delimiter's next opener
+ * and closer are searched for again only once the text has passed them,
+ * so a long text costs one pass per delimiter. */
+static void tex_text(struct conv *c, const char *s)
+{
+	static const struct { const char *open, *close; int display; } delim[] = {
+		{ "\\(", "\\)", 0 }, { "\\[", "\\]", 1 }, { "$$", "$$", 1 },
+	};
+	enum { N = sizeof(delim) / sizeof(delim[0]) };
+	const char *o[N], *e[N];
+	int dead[N];
+	size_t i, k;
+
+	for (i = 0; i < N; i++) {
+		o[i] = e[i] = NULL;
+		dead[i] = 0;
+	}
+	while (*s) {
+		k = N;
+		for (i = 0; i < N; i++) {
+			if (dead[i])
 				continue;
+			if (!o[i] || o[i] < s) {
+				o[i] = strstr(s, delim[i].open);
+				e[i] = o[i] ? strstr(o[i] + 2, delim[i].close) : NULL;
+				if (!e[i]) {
+					/* no closer after this opener: none after a later one */
+					dead[i] = 1;
+					continue;
+				}
 			}
-			rc = qb_buf_adds(h, "<code>");
-			for (i++; !rc && s + i < e; i++)
-				rc = s[i] == '<' ? qb_buf_adds(h, "&lt;") : s[i] == '&'
-				     ? qb_buf_adds(h, "&amp;") : qb_buf_addc(h, s[i]);
-			if (!rc)
-				rc = qb_buf_adds(h, "</code>");
-		} else if (c == '*' && i + 1 < n && s[i + 1] == '*') {
-			rc = qb_buf_adds(h, strong ? "</strong>" : "<strong>");
-			strong = !strong;
-			i++;
-		} else if (c == '*' && (em || (i + 1 < n && s[i + 1] != ' '))) {
-			rc = qb_buf_adds(h, em ? "</em>" : "<em>");
-			em = !em;
-		} else if (c == '_' && (under ? (i + 1 == n || !((s[i + 1] | 32) >= 'a' && (s[i + 1] | 32) <= 'z'))
-				       : (i == 0 || s[i - 1] == ' ') && i + 1 < n && s[i + 1] != ' ')) {
-			rc = qb_buf_adds(h, under ? "</em>" : "<em>");
-			under = !under;
-		} else {
-			rc = qb_buf_addc(h, c);
+			if (k == N || o[i] < o[k])
+				k = i;
 		}
+		if (k == N) {
+			wtext(c, s, strlen(s));
+			return;
+		}
+		wtext(c, s, (size_t)(o[k] - s));
+		wstart(c, "math");
+		if (delim[k].display)
+			wattr(c, "display", "block");
+		wtext(c, o[k] + 2, (size_t)(e[k] - o[k] - 2));
+		wend(c);
+		s = e[k] + 2;
 	}
-	if (!rc && under)
-		rc = qb_buf_adds(h, "</em>");
-	if (!rc && em)
-		rc = qb_buf_adds(h, "</em>");
-	if (!rc && strong)
-		rc = qb_buf_adds(h, "</strong>");
-	return rc ? QB_ENOMEM : 0;
 }
 
-static size_t list_marker(const char *s, size_t n, int *ordered)
+static void content_text(struct conv *c, const xmlNode *n)
 {
-	size_t i = 0;
+	xmlChar *t = xmlNodeGetContent((xmlNodePtr)n);
 
-	if (n >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ') {
-		*ordered = 0;
-		return 2;
-	}
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		i++;
-	if (i && i + 1 < n && s[i] == '.' && s[i + 1] == ' ') {
-		*ordered = 1;
-		return i + 2;
+	if (t)
+		wtext(c, (const char *)t, strlen((const char *)t));
+	else
+		c->h->oom = 1;
+	xmlFree(t);
+}
+
+/* Attributes that carry nothing the bank would show differently: the
+ * editor's text direction and left alignment, a language, a class. */
+static int attrs_matter(const xmlNode *n)
+{
+	const xmlAttr *a;
+
+	for (a = n->properties; a; a = a->next) {
+		const char *name = (const char *)a->name;
+		xmlChar *v;
+		int ok;
+
+		if (!strcmp(name, "dir") || !strcmp(name, "lang") || !strcmp(name, "class") ||
+		    !strcmp(name, "id"))
+			continue;
+		if (strcmp(name, "style") != 0)
+			return 1;
+		v = xmlNodeGetContent((xmlNodePtr)a);
+		ok = v && (blank((const char *)v) ||
+			   strcmp((const char *)v, "text-align: left;") == 0 ||
+			   strcmp((const char *)v, "text-align: left") == 0);
+		xmlFree(v);
+		if (!ok)
+			return 1;
 	}
 	return 0;
 }
 
-int qb_imp_markdown_rich(struct qb_buf *out, const char *md, size_t len, int block,
-			 struct qb_buf *dropped)
+static void walk(struct conv *c, const xmlNode *first, enum where at, int depth);
+
+static void drop_attrs(struct conv *c, const xmlNode *n)
 {
-	struct qb_buf h = QB_BUF_INIT, para = QB_BUF_INIT;
-	const char *p = md, *end = md + len;
-	int rc = 0, list = -1, fence = 0, paras = 0, single;
+	char what[64];
 
-	/* one paragraph without blocks stays inline text */
-	single = !strstr(md, "\n\n") && !strstr(md, "```");
-	while (p < end && !rc) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p), m;
-		int ordered = 0;
-
-		if (n >= 3 && !memcmp(p, "```", 3)) {
-			if (para.len) {
-				rc = qb_buf_adds(&h, "<p>") || md_inline(&h, para.ptr, para.len) ||
-				     qb_buf_adds(&h, "</p>");
-				qb_buf_clear(&para);
-			}
-			if (!rc && !fence) {
-				rc = qb_buf_adds(&h, "<pre");
-				if (!rc && n > 3)
-					rc = qb_buf_adds(&h, " class=\"language-") ||
-					     qb_buf_add(&h, p + 3, n - 3) || qb_buf_adds(&h, "\"");
-				if (!rc)
-					rc = qb_buf_adds(&h, ">");
-			} else if (!rc) {
-				rc = qb_buf_adds(&h, "</pre>");
-			}
-			fence = !fence;
-		} else if (fence) {
-			size_t i;
-
-			for (i = 0; i < n && !rc; i++)
-				rc = p[i] == '<' ? qb_buf_adds(&h, "&lt;") : p[i] == '&'
-				     ? qb_buf_adds(&h, "&amp;") : qb_buf_addc(&h, p[i]);
-			if (!rc)
-				rc = qb_buf_addc(&h, '\n');
-		} else if ((m = list_marker(p, n, &ordered)) != 0) {
-			if (para.len) {
-				rc = qb_buf_adds(&h, "<p>") || md_inline(&h, para.ptr, para.len) ||
-				     qb_buf_adds(&h, "</p>");
-				qb_buf_clear(&para);
-			}
-			if (!rc && list != ordered) {
-				if (list >= 0)
-					rc = qb_buf_adds(&h, list ? "</ol>" : "</ul>");
-				if (!rc)
-					rc = qb_buf_adds(&h, ordered ? "<ol>" : "<ul>");
-				list = ordered;
-			}
-			if (!rc)
-				rc = qb_buf_adds(&h, "<li>") || md_inline(&h, p + m, n - m) ||
-				     qb_buf_adds(&h, "</li>");
-			single = 0;
-		} else if (n == 0) {
-			if (list >= 0)
-				rc = qb_buf_adds(&h, list ? "</ol>" : "</ul>");
-			list = -1;
-			if (!rc && para.len) {
-				rc = single ? md_inline(&h, para.ptr, para.len)
-				     : qb_buf_adds(&h, "<p>") || md_inline(&h, para.ptr, para.len) ||
-				       qb_buf_adds(&h, "</p>");
-				paras++;
-				qb_buf_clear(&para);
-			}
-		} else {
-			if (list >= 0) {
-				rc = qb_buf_adds(&h, list ? "</ol>" : "</ul>");
-				list = -1;
-			}
-			if (!rc && para.len)
-				rc = qb_buf_addc(&para, ' ');
-			if (!rc)
-				rc = qb_buf_add(&para, p, n);
-		}
-		p = nl ? nl + 1 : end;
+	if (attrs_matter(n)) {
+		snprintf(what, sizeof(what), "%.20s attributes", (const char *)n->name);
+		qb_imp_html_drop(c->h, what);
 	}
-	if (!rc && fence)
-		rc = qb_buf_adds(&h, "</pre>");
-	if (!rc && list >= 0)
-		rc = qb_buf_adds(&h, list ? "</ol>" : "</ul>");
-	if (!rc && para.len)
-		rc = single ? md_inline(&h, para.ptr, para.len)
-		     : qb_buf_adds(&h, "<p>") || md_inline(&h, para.ptr, para.len) ||
-		       qb_buf_adds(&h, "</p>");
-	(void)paras;
-	if (!rc)
-		rc = qb_imp_html_rich(out, h.ptr ? h.ptr : "", h.len, block, dropped);
-	else
-		rc = QB_ENOMEM;
-	qb_buf_dispose(&h);
-	qb_buf_dispose(&para);
-	return rc;
+}
+
+static void image(struct conv *c, const xmlNode *n)
+{
+	xmlChar *src = xmlGetProp(n, BAD_CAST "src"), *alt = xmlGetProp(n, BAD_CAST "alt");
+	xmlChar *width = xmlGetProp(n, BAD_CAST "width");
+	const char *why = "it has no src";
+	const char *to = src && c->h->img ? c->h->img(c->h->img_ctx, (const char *)src, &why) : NULL;
+	char what[160];
+
+	if (to) {
+		wstart(c, "img");
+		wattr(c, "src", to);
+		wattr(c, "alt", alt ? (const char *)alt : "");
+		if (width && width[0] && strspn((const char *)width, "0123456789") ==
+		    strlen((const char *)width) && strspn((const char *)width, "0") < strlen((const char *)width))
+			wattr(c, "width", (const char *)width);
+		wend(c);
+	} else {
+		snprintf(what, sizeof(what), "img (%s)", why ? why : "not kept");
+		qb_imp_html_drop(c->h, what);
+		if (alt)
+			wtext(c, (const char *)alt, strlen((const char *)alt));
+	}
+	xmlFree(src);
+	xmlFree(alt);
+	xmlFree(width);
+}
+
+/* A list: each li as the bank's li; anything else between them goes into
+ * an li of its own (white space is dropped). */
+static void list(struct conv *c, const xmlNode *n, const char *name, int depth)
+{
+	const xmlNode *k;
+
+	wstart(c, name);
+	for (k = n->children; k; k = k->next) {
+		if (k->type == XML_TEXT_NODE && blank((const char *)k->content)) {
+			wtext(c, (const char *)k->content, strlen((const char *)k->content));
+			continue;
+		}
+		wstart(c, "li");
+		if (k->type == XML_ELEMENT_NODE && !strcmp((const char *)k->name, "li")) {
+			drop_attrs(c, k);
+			walk(c, k->children, W_LI, depth + 1);
+		} else {
+			const xmlNode *next = k->next;
+
+			/* walk this one node alone */
+			((xmlNode *)k)->next = NULL;
+			walk(c, k, W_LI, depth + 1);
+			((xmlNode *)k)->next = (xmlNode *)next;
+		}
+		wend(c);
+	}
+	wend(c);
+}
+
+static void element(struct conv *c, const xmlNode *n, enum where at, int depth, int *para)
+{
+	const struct row *r = bsearch(n->name, rows, sizeof(rows) / sizeof(rows[0]), sizeof(rows[0]),
+				      row_cmp);
+	enum action act = r ? r->act : A_TEXT;
+	char what[64];
+
+	if (depth >= QB_IMP_HTML_DEPTH) {
+		qb_imp_html_drop(c->h, "markup nested deeper than 48 levels");
+		content_text(c, n);
+		return;
+	}
+	if (act != A_IMG && act != A_SKIP && act != A_TEXT)
+		drop_attrs(c, n);
+	/* a paragraph break where paragraphs cannot be: a line break */
+	if ((act == A_P || act == A_HEADING || act == A_LIST || act == A_PRE) && at != W_BLOCK &&
+	    *para && !(act == A_LIST && at == W_LI)) {
+		wstart(c, "br");
+		wend(c);
+	}
+	switch (act) {
+	case A_INLINE:
+		wstart(c, r->bank);
+		walk(c, n->children, W_INLINE, depth + 1);
+		wend(c);
+		break;
+	case A_CODE:
+		wstart(c, "code");
+		content_text(c, n);
+		wend(c);
+		break;
+	case A_BR:
+		wstart(c, "br");
+		wend(c);
+		break;
+	case A_P:
+	case A_HEADING:
+		if (act == A_HEADING) {
+			qb_imp_html_drop(c->h, (const char *)n->name);
+		}
+		if (at == W_BLOCK)
+			wstart(c, "p");
+		if (act == A_HEADING)
+			wstart(c, "strong");
+		walk(c, n->children, W_INLINE, depth + 1);
+		if (act == A_HEADING)
+			wend(c);
+		if (at == W_BLOCK)
+			wend(c);
+		*para = 1;
+		break;
+	case A_PRE:
+		if (at == W_BLOCK) {
+			xmlChar *cls = xmlGetProp(n, BAD_CAST "class");
+
+			wstart(c, "pre");
+			if (cls && strncmp((const char *)cls, "language-", 9) == 0 && cls[9] &&
+			    !strpbrk((const char *)cls + 9, " \t\n"))
+				wattr(c, "lang", (const char *)cls + 9);
+			xmlFree(cls);
+			content_text(c, n);
+			wend(c);
+		} else {
+			wstart(c, "code");
+			content_text(c, n);
+			wend(c);
+		}
+		*para = 1;
+		break;
+	case A_LIST:
+		if (at == W_INLINE) {
+			snprintf(what, sizeof(what), "%s (a list where only inline text can be)",
+				 (const char *)n->name);
+			qb_imp_html_drop(c->h, what);
+			walk(c, n->children, W_INLINE, depth + 1);
+		} else {
+			list(c, n, r->bank, depth);
+		}
+		*para = 1;
+		break;
+	case A_LI:
+		/* an li outside a list: its text, on a line of its own */
+		if (*para) {
+			wstart(c, "br");
+			wend(c);
+		}
+		walk(c, n->children, at == W_BLOCK ? W_INLINE : at, depth + 1);
+		*para = 1;
+		break;
+	case A_IMG:
+		image(c, n);
+		break;
+	case A_PASS:
+		walk(c, n->children, at, depth + 1);
+		break;
+	case A_TEXT:
+		qb_imp_html_drop(c->h, (const char *)n->name);
+		walk(c, n->children, at == W_BLOCK ? W_INLINE : at, depth + 1);
+		break;
+	case A_SKIP:
+		qb_imp_html_drop(c->h, (const char *)n->name);
+		break;
+	}
+}
+
+static void walk(struct conv *c, const xmlNode *first, enum where at, int depth)
+{
+	const xmlNode *n;
+	int para = 0;
+
+	for (n = first; n && !c->bad; n = n->next) {
+		if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+			if (at == W_BLOCK && blank((const char *)n->content)) {
+				/* kept between blocks (the field is trimmed at its ends) */
+				wtext(c, (const char *)n->content, strlen((const char *)n->content));
+				continue;
+			}
+			if (para && at != W_BLOCK && !blank((const char *)n->content)) {
+				wstart(c, "br");
+				wend(c);
+				para = 0;
+			}
+			tex_text(c, (const char *)n->content);
+		} else if (n->type == XML_ELEMENT_NODE) {
+			element(c, n, at, depth, &para);
+		}
+	}
+}
+
+/* The one <p> a whole text may be (the editor's and qbank's own Moodle
+ * export's wrapper), or NULL. */
+static const xmlNode *lone_paragraph(const xmlNode *first)
+{
+	const xmlNode *n, *p = NULL;
+
+	for (n = first; n; n = n->next) {
+		if ((n->type == XML_TEXT_NODE && blank((const char *)n->content)) ||
+		    (n->type != XML_TEXT_NODE && n->type != XML_ELEMENT_NODE &&
+		     n->type != XML_CDATA_SECTION_NODE))
+			continue;
+		if (p || n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "p") != 0 ||
+		    attrs_matter(n))
+			return NULL;
+		p = n;
+	}
+	return p;
+}
+
+/* Runs FN between <x> and </x> on a fresh writer and copies what is
+ * between them into ARENA. */
+static const char *convert(struct qb_imp_html *h, struct qb_arena *arena, const xmlNode *first,
+			   const char *plain, int block)
+{
+	xmlBufferPtr buf = xmlBufferCreate();
+	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	struct conv c = { h, w, 0 };
+	const char *s, *out = NULL;
+	size_t len;
+
+	if (!w) {
+		xmlBufferFree(buf);
+		h->oom = 1;
+		return NULL;
+	}
+	wstart(&c, "x");
+	if (plain) {
+		wtext(&c, plain, strlen(plain));
+	} else {
+		const xmlNode *p = block ? lone_paragraph(first) : NULL;
+
+		if (p) {
+			drop_attrs(&c, p);
+			walk(&c, p->children, W_INLINE, 1);
+		} else {
+			walk(&c, first, block ? W_BLOCK : W_INLINE, 0);
+		}
+	}
+	if (xmlTextWriterEndElement(w) < 0)
+		c.bad = 1;
+	xmlFreeTextWriter(w);   /* flushes into BUF */
+	s = (const char *)xmlBufferContent(buf);
+	len = s ? strlen(s) : 0;
+	if (c.bad || len < 4) {
+		h->oom = 1;
+	} else if (strcmp(s, "<x/>") == 0) {
+		out = qb_arena_strndup(arena, "", 0);
+	} else {
+		out = qb_arena_strndup(arena, s + 3, len - 7);   /* <x> ... </x> */
+	}
+	if (!out)
+		h->oom = 1;
+	xmlBufferFree(buf);
+	return out;
+}
+
+static int has_markup_chars(const char *s)
+{
+	return strpbrk(s, "<&") || strstr(s, "\\(") || strstr(s, "\\[") || strstr(s, "$$");
+}
+
+/* The first node of the text: the children of the implied body. */
+static const xmlNode *body_of(htmlDocPtr doc)
+{
+	const xmlNode *n = xmlDocGetRootElement(doc), *c;
+
+	if (!n || strcmp((const char *)n->name, "html") != 0)
+		return doc->children;
+	for (c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
+			return c->children;
+	return n->children;
+}
+
+/* HTML the parser gave up on (libxml2 stops at 256 levels of nesting and
+ * drops the rest): its text, every tag left out, so that nothing of the
+ * text is lost; entities stay as written. */
+static const char *tags_out(struct qb_imp_html *h, struct qb_arena *arena, const char *html)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	const char *p, *out;
+
+	for (p = html; *p && !h->oom; p++) {
+		if (*p == '<') {
+			const char *e = strchr(p, '>');
+
+			if (!e)
+				break;
+			p = e;
+			continue;
+		}
+		h->oom |= qb_buf_addc(&b, *p) != 0;
+	}
+	out = h->oom ? NULL : qb_imp_plain_rich(h, arena, b.ptr ? b.ptr : "");
+	qb_buf_dispose(&b);
+	return out;
+}
+
+const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, const char *html,
+			     int block)
+{
+	htmlParserCtxtPtr ctxt;
+	htmlDocPtr doc;
+	const char *out;
+	size_t len = strlen(html);
+	int gave_up;
+
+	if (!has_markup_chars(html))
+		return qb_imp_plain_rich(h, arena, html);
+	if (len > (size_t)INT32_MAX)
+		len = (size_t)INT32_MAX;
+	ctxt = htmlNewParserCtxt();
+	if (!ctxt) {
+		h->oom = 1;
+		return NULL;
+	}
+	/* with the implied html and body: without them libxml2 2.9 nests what
+	 * follows a paragraph inside it */
+	doc = htmlCtxtReadMemory(ctxt, html, (int)len, NULL, "UTF-8",
+				 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	gave_up = ctxt->disableSAX || ctxt->errNo == XML_ERR_INTERNAL_ERROR;
+	htmlFreeParserCtxt(ctxt);
+	if (!doc || gave_up) {
+		xmlFreeDoc(doc);
+		qb_imp_html_drop(h, "markup the HTML parser could not read (nested too deep)");
+		return tags_out(h, arena, html);
+	}
+	out = convert(h, arena, body_of(doc), NULL, block);
+	xmlFreeDoc(doc);
+	return out;
+}
+
+const char *qb_imp_plain_rich(struct qb_imp_html *h, struct qb_arena *arena, const char *text)
+{
+	if (!strpbrk(text, "<&>\r")) {
+		const char *d = qb_arena_strndup(arena, text, strlen(text));
+
+		if (!d)
+			h->oom = 1;
+		return d;
+	}
+	return convert(h, arena, NULL, text, 0);
 }
