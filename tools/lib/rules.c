@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/rules_impl.h"
+#include "text.h"
 
 /* Keep this table sorted by id (strcmp order): qb_rule_find() searches it
  * and tests/unit/check_tables.c fails when it is not. Each row sits at the
@@ -131,10 +132,11 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "qbank import reduced a text's HTML markup to its text",
 	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html], [moodle] "
 	  "and [markdown] texts, Moodle's editor) is read with libxml2's HTML parser; what has an "
-	  "equivalent in a bank's rich text is kept (em/i, strong/b, code, sub, sup, br, p, pre, "
-	  "ul, ol, li, TeX between \\( \\) as math), and everything else (tables, styled spans, "
-	  "fonts, links, images in GIFT) is reduced to its text; the finding names the question "
-	  "and the elements. The question is imported; the exit status is 1.\n"
+	  "equivalent in a bank (em, strong, code, sub, sup, br, p, pre, lists, images in Moodle "
+	  "XML, TeX) becomes the bank's markup, and what has none (tables, links, styled spans, "
+	  "fonts, images in GIFT, or a setting a bank cannot hold, such as an essay's response "
+	  "template) is reduced to its text or left out; the finding names the question and what "
+	  "went. The question is imported; the exit status is 1.\n"
 	  "Bad: ::Q::[html]Match the <font color=red>activity</font> to its description.{...}\n"
 	  "Good: ::Q::[html]Match the <b>activity</b> to its description.{...}",
 	  NULL, NULL },
@@ -505,8 +507,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  NULL, NULL },
 	[QB_RULE_XML_SCHEMA] = { "xml-schema", QB_SEV_ERROR,
 	  "the file does not follow schema/qbank.xsd",
-	  "Elements, attributes and their order must follow the bank schema; the message is the "
-	  "validator's, with the line of the offending element.\n"
+	  "Elements, attributes and their order must follow the bank schema. The message says it in "
+	  "the bank's words, with the line of the offending element: '<tag> must come before "
+	  "<stem>', '<question> has no attribute 'ponts'; did you mean 'points'?', "
+	  "type=\"singel\" ... did you mean type=\"single\"?, booleans in lower case (true, not "
+	  "True), a decimal comma in points; a file whose root is not <bank> is one finding that "
+	  "says what the file is (a Moodle XML file: qbank import converts it).\n"
 	  "Bad: <option><rationale>...</rationale></option> (no text).\n"
 	  "Good: <option><text>...</text><rationale>...</rationale></option>",
 	  NULL, NULL },
@@ -534,4 +540,14 @@ const struct qb_rule *qb_rule_find(const char *id)
 int qb_rule_known(const char *name)
 {
 	return qb_rule_find(name) || strpbrk(name, "*?[") || strncmp(name, "custom/", 7) == 0;
+}
+
+const char *qb_rule_suggest(const char *name)
+{
+	const char *ids[QB_RULE_COUNT];
+	size_t i;
+
+	for (i = 0; i < QB_RULE_COUNT; i++)
+		ids[i] = qb_rules[i].id;
+	return name ? qb_text_closest(name, ids, QB_RULE_COUNT) : NULL;
 }
