@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/exporters/export_gift.c \
 	tools/lib/exporters/export_html.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
@@ -112,6 +113,7 @@ LIB_SRCS := \
 	tools/lib/importers/aiken.c \
 	tools/lib/importers/gift.c \
 	tools/lib/importers/html_rich.c \
+	tools/lib/importers/md_rich.c \
 	tools/lib/importers/importers.c \
 	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
@@ -243,14 +245,18 @@ _lint_bank: $(QBANK)
 	$(Q)$(QBANK) lint --no-config --max-warnings 0 --min-explanation-coverage 100 \
 		--min-rationale-coverage 100 bank/
 
-_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) \
-	$(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
+_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/gift/%.gift.txt) \
+	$(BANK_NAMES:%=$(BUILD)/qti/%.zip) $(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to moodle -o $@ $<
 
+$(BUILD)/gift/%.gift.txt: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to gift -o $@ $<
 $(BUILD)/html/%.html: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
@@ -506,7 +512,7 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= reader moodle qti21 markdown import-moodle import-gift import-aiken
+FUZZ_TARGETS ?= reader moodle qti21 markdown gift import-moodle import-gift import-aiken
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libxml/tree.h>
+#include <libxml/xmlstring.h>
 #include <libxml/xmlwriter.h>
 
 #include "atomic.h"
@@ -18,6 +20,7 @@
 #include "core/buf.h"
 #include "core/map.h"
 #include "importers/importers.h"
+#include "limits.h"
 #include "rules.h"
 #include "tempfile.h"
 #include "text.h"
@@ -184,11 +187,18 @@ static void slug(char *out, size_t cap, const char *name)
  * with "-2", "-3" ... after it while an earlier question has it. */
 static int assign_id(struct import *im, size_t rec, const struct qb_imp_question *q)
 {
-	char base[IMPORT_ID_CHARS + 1], id[IMPORT_ID_CHARS + 24];
+	char base[QB_LIMIT_ID_CHARS * 4 + 1], id[QB_LIMIT_ID_CHARS * 4 + 24];
 	unsigned long k;
 	int rc;
 
-	slug(base, sizeof(base), q->idnumber && *q->idnumber ? q->idnumber : q->name);
+	/* an idnumber that is already an id (qbank's own exports write the
+	 * question's id there) is kept as it is */
+	if (q->idnumber && *q->idnumber && strlen(q->idnumber) < sizeof(base) &&
+	    xmlUTF8Strlen(BAD_CAST q->idnumber) <= QB_LIMIT_ID_CHARS &&
+	    xmlValidateNCName(BAD_CAST q->idnumber, 0) == 0)
+		snprintf(base, sizeof(base), "%s", q->idnumber);
+	else
+		slug(base, IMPORT_ID_CHARS + 1, q->idnumber && *q->idnumber ? q->idnumber : q->name);
 	snprintf(id, sizeof(id), "%s", base);
 	for (k = 2; qb_map_find(&im->ids, qb_hash64(id, strlen(id)), &id_ops, im, id) != QB_MAP_NONE;
 	     k++)
@@ -296,28 +306,41 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 	size_t parent = SIZE_MAX, i;
 	const char *p = path;
 
-	while (p && *p) {
-		const char *slash = strchr(p, '/');
-		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+	struct qb_buf name = QB_BUF_INIT;
+	int rc = 0;
 
-		if (len) {
+	/* '//' is a '/' inside a name, as Moodle writes category paths */
+	while (!rc && p && *p) {
+		size_t len;
+
+		qb_buf_clear(&name);
+		rc = qb_buf_grow(&name, 0);
+		for (; !rc && *p && !(p[0] == '/' && p[1] != '/'); p++) {
+			rc = qb_buf_addc(&name, *p);
+			if (p[0] == '/')
+				p++;
+		}
+		if (*p == '/')
+			p++;
+		len = name.len;
+		if (!rc && len) {
 			for (i = 0; i < im->ncats; i++)
 				if (im->cats[i].parent == parent && strlen(im->cats[i].name) == len &&
-				    memcmp(im->cats[i].name, p, len) == 0)
+				    memcmp(im->cats[i].name, name.ptr, len) == 0)
 					break;
 			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent, SIZE_MAX,
-						 SIZE_MAX, im->n, NULL };
+				struct cat c = { qb_arena_strndup(&im->arena, name.ptr, len), parent,
+						 SIZE_MAX, SIZE_MAX, im->n, NULL };
 
 				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
-					return QB_ENOMEM;
+					rc = QB_ENOMEM;
 			}
 			parent = i;
 		}
-		p = slash ? slash + 1 : NULL;
 	}
+	qb_buf_dispose(&name);
 	*out = parent;
-	return 0;
+	return rc;
 }
 
 static void write_question(struct qb_xw *x, const struct qb_imp_question *q, const char *id);
@@ -406,6 +429,7 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 			tags[i] = keep_text(qa, q->tags[i], 1, &oom, &enc);
 		c.tags = tags;
 	}
+	c.source = keep_text(qa, q->source, 1, &oom, &enc);
 	if (q->nchoices) {
 		ch = qb_arena_alloc(qa, q->nchoices * sizeof(*ch));
 		if (!ch)
@@ -800,6 +824,10 @@ static void write_question(struct qb_xw *x, const struct qb_imp_question *q, con
 		qb_xw_attr(x, "shuffle", "false");
 	if (q->kind == QB_IMP_SHORT && q->case_sensitive)
 		qb_xw_attr(x, "case-sensitive", "true");
+	if (q->kind == QB_IMP_MULTIPLE && q->select > 0)
+		qb_xw_attr(x, "select", num(nb, sizeof(nb), (double)q->select));
+	if (q->source && *q->source)
+		qb_xw_elem(x, "source", q->source);
 	for (i = 0; i < q->ntags; i++)
 		qb_xw_elem(x, "tag", q->tags[i]);
 	write_text(x, "stem", q->stem, r, 0);

@@ -64,6 +64,8 @@ struct qb_imp_question {
 	int no_shuffle;                   /* the source keeps the order of options or pairs */
 	const char *const *tags;          /* <tag> values, plain text */
 	size_t ntags;
+	const char *source;               /* provenance (<source>), plain text, or NULL */
+	long select;                      /* multiple: options to pick (@select), 0: not said */
 	const char *rubric;               /* essay: the grader's information, or NULL */
 	const char *response_format;      /* essay: "editor", "plain" or NULL (the default) */
 	unsigned long lines, min_words, max_words;   /* essay: 0 when not given */

@@ -106,6 +106,17 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: a GIFT file saved as Windows-1252 (Caf\\xE9).\n"
 	  "Good: the file converted with iconv -f WINDOWS-1252 -t UTF-8 first.",
 	  NULL, NULL },
+	[QB_RULE_IMPORT_FEEDBACK_DROPPED] = { "import-feedback-dropped", QB_SEV_WARNING,
+	  "qbank import left out feedback that a bank has no place for (no mark changes)",
+	  "Reported by qbank import, not by lint: a GIFT or Moodle short-answer or numerical "
+	  "question can give each accepted answer its own feedback, list 0 % answers only to give "
+	  "them feedback, and (GIFT '~#...', Moodle's '*' answer) give feedback for every other "
+	  "answer. A bank's short and numeric questions list accepted answers only, so these are "
+	  "left out; no mark changes. The finding names the question and the answer; the exit "
+	  "status is 1.\n"
+	  "Bad: ::Q::Name the class. {=DDP#Right, the short name. =%0%DP#That is the old one.}\n"
+	  "Good: ::Q::Name the class. {=DDP ####DDP is the short name; DP is the old one.}",
+	  NULL, NULL },
 	[QB_RULE_IMPORT_GRADE_CHANGED] = { "import-grade-changed", QB_SEV_WARNING,
 	  "qbank import changed how a question is marked: the bank cannot express its partial credit",
 	  "Reported by qbank import, not by lint. A bank marks a single question by its one key, a "
@@ -119,15 +130,15 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  NULL, NULL },
 	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
 	  "qbank import reduced a text's HTML markup to its text",
-	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
-	  "editor) is read with libxml2's HTML parser; what has an equivalent in a bank (Moodle "
-	  "XML: em, strong, code, sub, sup, br, p, pre, lists, images, TeX) becomes the bank's "
-	  "markup, and what has none (tables, links, styled spans, fonts, or a setting a bank "
-	  "cannot hold, such as an essay's response template) is reduced to its text or left "
-	  "out; the finding names the question and what went. The question is imported; the "
-	  "exit status is 1.\n"
-	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
-	  "Good: ::Q::Match the activity to its description.{...}",
+	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html], [moodle] "
+	  "and [markdown] texts, Moodle's editor) is read with libxml2's HTML parser; what has an "
+	  "equivalent in a bank (em, strong, code, sub, sup, br, p, pre, lists, images in Moodle "
+	  "XML, TeX) becomes the bank's markup, and what has none (tables, links, styled spans, "
+	  "fonts, images in GIFT, or a setting a bank cannot hold, such as an essay's response "
+	  "template) is reduced to its text or left out; the finding names the question and what "
+	  "went. The question is imported; the exit status is 1.\n"
+	  "Bad: ::Q::[html]Match the <font color=red>activity</font> to its description.{...}\n"
+	  "Good: ::Q::[html]Match the <b>activity</b> to its description.{...}",
 	  NULL, NULL },
 	[QB_RULE_IMPORT_REFUSED] = { "import-refused", QB_SEV_ERROR,
 	  "qbank import left out a question its source does not state completely",
@@ -298,6 +309,74 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "'qbank-noqa', ...) is reported here too, since it suppresses nothing.\n"
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_CASE] = { "target-gift-case", QB_SEV_ERROR,
+	  "a case-sensitive short answer, which GIFT cannot state",
+	  "Moodle's GIFT importer gives every short-answer question its default, 'case does not "
+	  "matter' (usecase 0): GIFT has no syntax for case sensitivity. A case-sensitive question "
+	  "would be marked more leniently than the bank says. Checked by qbank export --to gift, "
+	  "which refuses the question.\nBad: <question type=\"short\" "
+	  "case-sensitive=\"true\">\nGood: case-sensitive=\"false\" (the default), or export it to "
+	  "Moodle XML.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_ESSAY] = { "target-gift-essay", QB_SEV_ERROR,
+	  "an essay with a grader rubric, plain-text input or word limits, which GIFT cannot state",
+	  "A GIFT essay ({}) imports into Moodle with an empty grader information, a formatted "
+	  "(editor) answer box of 15 lines and no word limits. An essay whose <rubric> or "
+	  "<response format=\"plain\">, min-words or max-words matters would lose it. The number "
+	  "of lines is presentation and is not checked.\nBad: <question "
+	  "type=\"essay\">...<rubric>Two marks for ...</rubric>\nGood: an essay without a rubric "
+	  "or word limits, or export it to Moodle XML.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_FRACTION] = { "target-gift-fraction", QB_SEV_ERROR,
+	  "a multiple-answer score split that GIFT weights cannot express for Moodle",
+	  "The GIFT export marks a multiple-answer question as the Moodle XML export does: each "
+	  "correct option earns 100/N percent and each wrong one costs 100/W percent. Moodle "
+	  "accepts only weights from its fixed list of grade fractions, which holds 100/N for N = "
+	  "1 to 10 and 20 only.\nBad: 11 correct options (100/11 = 9.09 is not listed).\nGood: 1 "
+	  "to 10, or 20, correct options and as many wrong ones.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_IMAGE] = { "target-gift-image", QB_SEV_ERROR,
+	  "an image, which a GIFT file cannot carry",
+	  "GIFT is one text file: it has no place for image files (Moodle XML embeds them), so an "
+	  "<img> would reach Moodle as a broken link.\nBad: <stem>Which topology is shown? <img "
+	  "src=\"ring.png\" alt=\"ring\"/></stem>\nGood: describe it in words, or export to Moodle "
+	  "XML.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_MATCHING] = { "target-gift-matching", QB_SEV_ERROR,
+	  "a matching question Moodle's GIFT import refuses (fewer than 2 pairs or 3 answers)",
+	  "Moodle's matching question needs at least two subquestions and three answers in all "
+	  "(pairs plus distractors); qformat_gift reads fewer, and saving the question "
+	  "fails.\nBad: two pairs and no distractor.\nGood: three pairs, or two pairs and a "
+	  "distractor.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_POINTS] = { "target-gift-points", QB_SEV_ERROR,
+	  "points other than 1, which GIFT cannot state",
+	  "GIFT has no syntax for a question's mark: Moodle imports every GIFT question with a "
+	  "default mark of 1. A question worth 2, 0.5 or 5 points would change its weight in a "
+	  "quiz without a word.\nBad: <question id=\"q1\" type=\"single\" points=\"2\">\nGood: "
+	  "points=\"1\" (the default), or export to Moodle XML, which keeps the mark.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_SHUFFLE] = { "target-gift-shuffle", QB_SEV_ERROR,
+	  "options kept in order (shuffle=\"false\"), which GIFT cannot state",
+	  "Moodle's GIFT import takes the site's default for shuffling answers (shuffled); GIFT "
+	  "has no syntax to keep the order. A question whose options must stay in order ('Both A "
+	  "and C', a scale) would be shuffled.\nBad: <question type=\"single\" "
+	  "shuffle=\"false\">\nGood: shuffle=\"true\" (the default), or export to Moodle XML.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_TAG] = { "target-gift-tag", QB_SEV_ERROR,
+	  "a tag that Moodle's GIFT [tag:] token cannot hold",
+	  "The GIFT export writes tags as Moodle does, in a comment line: // [tag:name]. Moodle "
+	  "reads a tag there without < > ` or control characters (PARAM_TAG), and with ']' "
+	  "escaped; a tag ending in a backslash would escape its own ']'.\nBad: "
+	  "<tag>&lt;gpu&gt;</tag>\nGood: <tag>gpu</tag>",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_UNIT] = { "target-gift-unit", QB_SEV_ERROR,
+	  "a numeric answer with a unit, which GIFT cannot state",
+	  "A GIFT numerical question has no units: Moodle imports the number alone, and the unit "
+	  "the bank gives is lost from the marking.\nBad: <answer unit=\"MB\" "
+	  "tolerance=\"1\">256</answer>\nGood: the unit in the stem ('in MB') and no unit "
+	  "attribute, or export to Moodle XML.",
 	  NULL, NULL },
 	[QB_RULE_TARGET_MARKDOWN_KEY] = { "target-markdown-key", QB_SEV_ERROR,
 	  "a printed exam's answer key cannot state the question's key",

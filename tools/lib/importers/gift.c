@@ -17,6 +17,8 @@
 #include "../core/arena.h"
 #include "../core/array.h"
 #include "../core/buf.h"
+#include "../limits.h"
+#include "html_rich.h"
 #include "importers.h"
 
 /* Placeholders of the escaped characters (bytes no GIFT text holds). */
@@ -33,8 +35,25 @@ struct gift {
 	size_t nch, capch;
 	const char **ds;
 	size_t nds, capds;
+	const char **tags;
+	size_t ntags, captags;
+	int qfmt;                       /* the question text's format: the default of its other texts */
+	int eof_escape;                 /* the file ends in a '\' that escapes nothing */
+	int at_end;                     /* the block being read is the file's last */
+	struct qb_buf rich;             /* scratch of text_of */
+	struct qb_imp_html html;        /* the HTML converter (html_rich.h) */
+	struct qb_buf names;            /* the current question's markup without an equivalent */
 	int rc;
 };
+
+/* Moodle's text formats, as the markers name them. */
+enum { F_MOODLE, F_HTML, F_PLAIN, F_MARKDOWN };
+
+/* What a text becomes in the bank: rich text where blocks are allowed
+ * (stem, feedback) or inline only (option text, premise); plain text as
+ * Moodle keeps it (names, accepted answers); or a matching answer, which
+ * Moodle keeps as text but shows as HTML. */
+enum tkind { T_BLOCK, T_INLINE, T_PLAIN, T_SHOWN };
 
 static int is_space(char c)
 {
@@ -76,47 +95,122 @@ static char *dupn(struct gift *g, const char *s, size_t n)
 	return d;
 }
 
-/* A text with its format marker: the marker is removed, escapes undone,
- * HTML (any format but plain) reduced to its text through libxml2's HTML
- * parser, with *DROPPED set when that removed markup. */
-static const char *text_of(struct gift *g, const char *s, size_t n, int *dropped)
+struct qctx {
+	enum qb_imp_kind kind;
+	int dropped;
+	int grade_changed;
+	unsigned long line;
+	const char *name;
+	struct qb_buf *why;
+	struct qb_buf *names;           /* the markup without an equivalent */
+	int wrong_feedback;             /* numeric: "~#feedback" for every other answer */
+};
+
+/* Adds the names of DROPPED to C->names, once each. */
+static void note_dropped(struct gift *g, struct qctx *c, const char *dropped)
 {
+	const char *p = dropped;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		int seen = 0;
+		const char *q = c->names->ptr;
+
+		while (q && *q) {
+			size_t m = strcspn(q, ",");
+
+			if (m == n && !memcmp(q, p, n))
+				seen = 1;
+			q += m;
+			while (*q == ',' || *q == ' ')
+				q++;
+		}
+		if (!seen && ((c->names->len && qb_buf_adds(c->names, ", ")) ||
+			      qb_buf_add(c->names, p, n)))
+			g->rc = QB_ENOMEM;
+		p += n;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	c->dropped = 1;
+}
+
+/* A text with its format marker (Moodle's parse_text_with_format: a known
+ * marker at its start wins, else the question text's format): the marker
+ * removed, the escapes undone, and the text mapped for KIND: HTML and
+ * Moodle's auto-format (line ends are breaks there) through libxml2's HTML
+ * parser to the bank's markup, Markdown through the same after the
+ * subset's conversion, plain text escaped; markup without an equivalent is
+ * named in C->names. Returns the text, or the format in *FMT (NULL: not
+ * wanted). */
+static const char *text_fmt(struct gift *g, const char *s, size_t n, enum tkind kind,
+			    struct qctx *c, int *fmt_out)
+{
+	static const char *const fmts[] = { "[moodle]", "[html]", "[plain]", "[markdown]" };
 	char *t = dupn(g, s, n), *r;
-	int plain = 0;
+	int fmt = g->qfmt, rc = 0;
+	size_t i;
 
 	if (!t)
 		return "";
 	t = trim(t);
-	if (t[0] == '[') {
-		static const char *const fmts[] = { "[html]", "[moodle]", "[plain]", "[markdown]" };
-		size_t i;
-
+	if (t[0] == '[')
 		for (i = 0; i < 4; i++)
 			if (strncmp(t, fmts[i], strlen(fmts[i])) == 0) {
-				plain = i == 2;
+				fmt = (int)i;
 				t += strlen(fmts[i]);
 				break;
 			}
-	}
+	if (fmt_out)
+		*fmt_out = fmt;
 	unescape(t);
 	t = trim(t);
-	if (!plain && strchr(t, '<')) {
-		htmlDocPtr doc = htmlReadMemory(t, (int)strlen(t), NULL, "UTF-8",
-						HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-						HTML_PARSE_NOWARNING | HTML_PARSE_NOIMPLIED);
-		xmlChar *c = doc ? xmlNodeGetContent((xmlNodePtr)doc) : NULL;
+	if (kind == T_PLAIN)
+		return t;
+	qb_buf_clear(&g->rich);
+	qb_imp_html_reset(&g->html);
+	if (fmt == F_PLAIN && kind != T_SHOWN) {
+		xmlChar *e = xmlEncodeSpecialChars(NULL, BAD_CAST t);
+		const char *p;
 
-		if (c) {
-			r = dupn(g, (const char *)c, strlen((const char *)c));
-			if (r && strcmp(r, t) != 0) {
-				*dropped = 1;
-				t = trim(r);
-			}
-			xmlFree(c);
+		for (p = e ? (const char *)e : ""; !rc && *p; p++)
+			rc = *p == '\n' ? qb_buf_adds(&g->rich, "<br/>") : qb_buf_addc(&g->rich, *p);
+		if (!e)
+			rc = QB_ENOMEM;
+		xmlFree(e);
+		if (!rc)
+			rc = qb_buf_addc(&g->rich, '\0') ? QB_ENOMEM : 0;
+		r = rc ? NULL : dupn(g, g->rich.ptr, strlen(g->rich.ptr));
+	} else {
+		/* HTML: Moodle's auto-format shows a line end as a break; a
+		 * matching answer (T_SHOWN) is shown as HTML whatever the format */
+		if (fmt == F_MARKDOWN && kind != T_SHOWN) {
+			rc = qb_imp_markdown_html(&g->rich, t, strlen(t));
+		} else {
+			const char *p;
+
+			for (p = t; !rc && *p; p++)
+				rc = *p == '\n' && fmt == F_MOODLE ? qb_buf_adds(&g->rich, "<br>")
+								   : qb_buf_addc(&g->rich, *p);
 		}
-		xmlFreeDoc(doc);
+		if (!rc)
+			rc = qb_buf_addc(&g->rich, '\0') ? QB_ENOMEM : 0;
+		r = rc ? NULL : (char *)qb_imp_html_rich(&g->html, &g->arena, g->rich.ptr,
+							  kind == T_BLOCK);
 	}
-	return t;
+	if (rc || !r) {
+		g->rc = QB_ENOMEM;
+		return "";
+	}
+	if (g->html.dropped.len && c)
+		note_dropped(g, c, g->html.dropped.ptr);
+	return trim(r);
+}
+
+static const char *text_of(struct gift *g, const char *s, size_t n, enum tkind kind,
+			   struct qctx *c)
+{
+	return text_fmt(g, s, n, kind, c, NULL);
 }
 
 /* "%50%" at the start of *S: the weight as a fraction, *S moved past it;
@@ -166,14 +260,6 @@ static void split(struct gift *g, char *s, const char *seps, int keep, piece_fn 
 	}
 }
 
-struct qctx {
-	enum qb_imp_kind kind;
-	int dropped;
-	int grade_changed;
-	unsigned long line;
-	const char *name;
-	struct qb_buf *why;
-};
 
 static void add_choice(struct gift *g, struct qb_imp_choice c)
 {
@@ -181,16 +267,17 @@ static void add_choice(struct gift *g, struct qb_imp_choice c)
 		g->rc = QB_ENOMEM;
 }
 
-/* "answer # feedback" (commentparser). */
-static void answer_feedback(struct gift *g, char *a, struct qb_imp_choice *c, int *dropped)
+/* "answer # feedback" (commentparser); the answer as KIND. */
+static void answer_feedback(struct gift *g, char *a, struct qb_imp_choice *c, enum tkind kind,
+			    struct qctx *q)
 {
 	char *hash = strchr(a, '#');
 
 	if (hash) {
-		c->feedback = text_of(g, hash + 1, strlen(hash + 1), dropped);
+		c->feedback = text_of(g, hash + 1, strlen(hash + 1), T_BLOCK, q);
 		*hash = '\0';
 	}
-	c->text = text_of(g, a, strlen(a), dropped);
+	c->text = text_of(g, a, strlen(a), kind, q);
 }
 
 static void mc_piece(struct gift *g, char *a, void *ctx)
@@ -210,7 +297,7 @@ static void mc_piece(struct gift *g, char *a, void *ctx)
 		if (!weight(&s, &c.fraction))
 			c.fraction = 0;
 	}
-	answer_feedback(g, (char *)s, &c, &q->dropped);
+	answer_feedback(g, (char *)s, &c, T_INLINE, q);
 	add_choice(g, c);
 }
 
@@ -223,7 +310,17 @@ static void sa_piece(struct gift *g, char *a, void *ctx)
 	memset(&c, 0, sizeof(c));
 	if (!weight(&s, &c.fraction))
 		c.fraction = 1;
-	answer_feedback(g, (char *)s, &c, &q->dropped);
+	answer_feedback(g, (char *)s, &c, T_PLAIN, q);
+	/* Moodle's pattern: "\*" is a literal '*', as a bank answer writes it */
+	{
+		char *t = (char *)c.text, *d = t;
+
+		for (; t && *t; t++)
+			if (!(t[0] == '\\' && t[1] == '*'))
+				*d++ = *t;
+		if (d)
+			*d = '\0';
+	}
 	add_choice(g, c);
 }
 
@@ -238,7 +335,7 @@ static void num_piece(struct gift *g, char *a, void *ctx)
 	memset(&c, 0, sizeof(c));
 	if (!weight(&s, &c.fraction))
 		c.fraction = 1;
-	answer_feedback(g, (char *)s, &c, &q->dropped);
+	answer_feedback(g, (char *)s, &c, T_PLAIN, q);
 	a = (char *)c.text;
 	dots = strstr(a, "..");
 	colon = strchr(a, ':');
@@ -276,8 +373,8 @@ static void match_piece(struct gift *g, char *a, void *ctx)
 	}
 	*arrow = '\0';
 	memset(&c, 0, sizeof(c));
-	c.text = text_of(g, a, strlen(a), &q->dropped);
-	resp = text_of(g, arrow + 2, strlen(arrow + 2), &q->dropped);
+	c.text = text_of(g, a, strlen(a), T_INLINE, q);
+	resp = text_of(g, arrow + 2, strlen(arrow + 2), T_SHOWN, q);
 	if (!*c.text) {
 		if (QB_ARRAY_PUSH(g->ds, g->nds, g->capds, resp))
 			g->rc = QB_ENOMEM;
@@ -296,13 +393,110 @@ static int refuse(struct gift *g, unsigned long line, const char *name, const ch
 /* The idnumber of "[id:X]" in the comments, or NULL. */
 static const char *idnumber(struct gift *g, const char *comments)
 {
-	const char *p = strstr(comments, "[id:"), *e;
+	const char *p = comments, *e;
 
-	if (!p)
+	/* the first non-empty one, as Moodle's pattern finds it */
+	while ((p = strstr(p, "[id:")) != NULL) {
+		struct qb_buf t = QB_BUF_INIT;
+		char *d = NULL;
+
+		p += 4;
+		for (e = p; *e && *e != ']' && *e != '\n'; e++)
+			if (e[0] == '\\' && e[1] == ']')
+				e++;
+		if (*e != ']' || e == p)
+			continue;
+		for (; p < e && !g->rc; p++) {
+			if (p[0] == '\\' && p[1] == ']')
+				p++;
+			if (qb_buf_addc(&t, *p))
+				g->rc = QB_ENOMEM;
+		}
+		if (t.len)
+			d = dupn(g, t.ptr, t.len);
+		qb_buf_dispose(&t);
+		if (d && *(d = trim(d)))
+			return d;
+	}
+	return NULL;
+}
+
+/* The tags of "[tag:X]" tokens in the comments (Moodle's
+ * extract_idnumber_and_tags_from_comment: "\\]" is a ']' inside). */
+static void tags_of(struct gift *g, const char *comments)
+{
+	const char *p = comments;
+
+	g->ntags = 0;
+	while ((p = strstr(p, "[tag:")) != NULL) {
+		struct qb_buf t = QB_BUF_INIT;
+		const char *e;
+		char *d;
+
+		p += 5;
+		for (e = p; *e && *e != ']' && *e != '\n'; e++)
+			if (e[0] == '\\' && e[1] == ']')
+				e++;
+		if (*e != ']')
+			break;
+		for (; p < e && !g->rc; p++) {
+			if (p[0] == '\\' && p[1] == ']')
+				p++;
+			if (qb_buf_addc(&t, *p))
+				g->rc = QB_ENOMEM;
+		}
+		d = t.len ? dupn(g, t.ptr, t.len) : NULL;
+		qb_buf_dispose(&t);
+		if (d && *(d = trim(d)) && QB_ARRAY_PUSH(g->tags, g->ntags, g->captags, d))
+			g->rc = QB_ENOMEM;
+		p = e + 1;
+	}
+}
+
+/* The provenance of a "// source: TEXT" comment line (qbank's GIFT export
+ * writes one for a question's <source>; Moodle ignores it), or NULL. */
+static const char *source_of(struct gift *g, const char *comments)
+{
+	const char *p = strstr(comments, "// source: "), *e;
+
+	if (!p || (p != comments && p[-1] != '\n'))
 		return NULL;
-	p += 4;
-	e = strchr(p, ']');
-	return e ? dupn(g, p, (size_t)(e - p)) : NULL;
+	p += 11;
+	e = strchr(p, '\n');
+	return dupn(g, p, e ? (size_t)(e - p) : strlen(p));
+}
+
+/* The text of rich markup S (tags left out, the five references of
+ * xmlEncodeSpecialChars decoded): a question's name when it has no title. */
+static const char *plain_of(struct gift *g, const char *s)
+{
+	static const struct { const char *ref; char c; } refs[] = {
+		{ "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&#13;", '\r' },
+	};
+	char *d = dupn(g, s, strlen(s)), *o = d;
+	size_t i;
+
+	if (!d)
+		return "";
+	while (*s) {
+		if (*s == '<') {
+			const char *e = strchr(s, '>');
+
+			s = e ? e + 1 : s + strlen(s);
+			continue;
+		}
+		for (i = 0; *s == '&' && i < sizeof(refs) / sizeof(refs[0]); i++)
+			if (!strncmp(s, refs[i].ref, strlen(refs[i].ref)))
+				break;
+		if (*s == '&' && i < sizeof(refs) / sizeof(refs[0])) {
+			*o++ = refs[i].c;
+			s += strlen(refs[i].ref);
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return trim(d);
 }
 
 /* One question: BLOCK (the lines joined, comments blanked), from LINE. */
@@ -319,6 +513,15 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	text = trim(text);
 	if (!*text)
 		return 0;
+	qb_buf_clear(&g->names);
+	/* What a bank could not hold anyway is not parsed: a question has at
+	 * most QB_LIMIT_CHILDREN parts of QB_LIMIT_PART_BYTES each. */
+	if (strlen(text) > (size_t)QB_LIMIT_CHILDREN * QB_LIMIT_PART_BYTES)
+		return refuse(g, line, "(too long)", "the question is longer than a bank's question "
+			      "can be (100 parts of 64 KiB)");
+	if (g->at_end && g->eof_escape)
+		return refuse(g, line, "(the last question)", "the file ends in a '\\' that escapes "
+			      "nothing (a file cut short?)");
 	/* control characters (not allowed in XML) would be taken for placeholders */
 	for (p = text; *p; p++)
 		if (*p > 0 && *p <= PH_BACKSLASH)
@@ -344,6 +547,9 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 			cat += 4;
 		else if (strcmp(cat, "top") == 0)
 			cat += 3;
+		/* Moodle shows a category name as HTML: its references decoded */
+		if (strchr(cat, '&') && !strchr(cat, '<'))
+			cat = (char *)plain_of(g, cat);
 		free(g->category);
 		g->category = strdup(cat);
 		return g->category ? 0 : QB_ENOMEM;
@@ -370,7 +576,7 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	close = strchr(text, '}');
 	shown = name;
 	if (!open && !close) {
-		const char *stem_text = text_of(g, text, strlen(text), &c.dropped);
+		const char *stem_text = text_of(g, text, strlen(text), T_PLAIN, NULL);
 
 		return qb_imp_report(g->sink, line, QB_SEV_WARNING, QB_RULE_IMPORT_UNSUPPORTED_TYPE,
 				     NULL, "question '%s': a description (no answer block) has no "
@@ -411,11 +617,22 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	q.line = line;
 	q.category = g->category;
 	q.idnumber = idnumber(g, comments);
-	q.stem = text_of(g, stem, strlen(stem), &c.dropped);
-	q.name = name ? name : q.stem;
+	c.names = &g->names;
+	g->qfmt = F_MOODLE;
+	q.stem = text_fmt(g, stem, strlen(stem), T_BLOCK, &c, &g->qfmt);
+	q.rich = 1;
+	q.name = name ? name : plain_of(g, q.stem);
+	tags_of(g, comments);
+	q.source = source_of(g, comments);
+	{
+		const char *sel = strstr(comments, "// select: ");
+
+		if (sel && (sel == comments || sel[-1] == '\n'))
+			q.select = strtol(sel + 11, NULL, 10);
+	}
 	shown = q.name;
 	if (gf)
-		q.explanation = text_of(g, gf, strlen(gf), &c.dropped);
+		q.explanation = text_of(g, gf, strlen(gf), T_BLOCK, &c);
 	g->nch = 0;
 	g->nds = 0;
 	if (!*ans) {
@@ -426,8 +643,9 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 		q.kind = QB_IMP_NUMERIC;
 		if (tilde) {
 			*tilde = '\0';
-			if (*trim(tilde + 1))
-				c.grade_changed = 0;   /* the wrong-answer feedback: 0 marks either way */
+			/* "~#feedback" for every other answer: 0 marks either way */
+			if (*trim(tilde + 1) && strcmp(trim(tilde + 1), "#") != 0)
+				c.wrong_feedback = 1;
 		}
 		split(g, ans + 1, "=", 0, num_piece, &c);
 	} else if (strchr(ans, '~')) {
@@ -455,11 +673,11 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 
 			if (f2) {
 				*f2 = '\0';
-				right = text_of(g, f2 + 1, strlen(f2 + 1), &c.dropped);
+				right = text_of(g, f2 + 1, strlen(f2 + 1), T_BLOCK, &c);
 			}
 			if (f1) {
 				*f1 = '\0';
-				wrong = text_of(g, f1 + 1, strlen(f1 + 1), &c.dropped);
+				wrong = text_of(g, f1 + 1, strlen(f1 + 1), T_BLOCK, &c);
 			}
 			q.kind = QB_IMP_TRUEFALSE;
 			q.truth = head[0] == 'T';
@@ -489,7 +707,14 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 				g->ch[k++] = g->ch[i];
 				continue;
 			}
-			if (g->ch[i].fraction > 0)
+			if (fabs(g->ch[i].fraction) < 1e-9)
+				rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
+						   QB_RULE_IMPORT_FEEDBACK_DROPPED, NULL,
+						   "question '%s': the answer '%s' earns 0%% in Moodle (an "
+						   "answer for its feedback); a bank lists only accepted "
+						   "answers: left out, which changes no mark", shown,
+						   g->ch[i].text);
+			else
 				rc = qb_imp_report(g->sink, line, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED,
 						   NULL, "question '%s': the answer '%s' earns %.7g%% in "
 						   "Moodle; a bank accepts an answer at full marks or not at "
@@ -499,6 +724,22 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 				return rc;
 		}
 		g->nch = k;
+		/* an accepted answer's own feedback has no place in a bank */
+		for (i = 0; i < g->nch; i++)
+			if (g->ch[i].feedback && *g->ch[i].feedback &&
+			    (rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
+						QB_RULE_IMPORT_FEEDBACK_DROPPED, NULL,
+						"question '%s': the feedback of the answer '%s' has no "
+						"place in a bank's %s question: left out (put it in the "
+						"explanation)", shown, g->ch[i].text,
+						q.kind == QB_IMP_SHORT ? "short" : "numeric")) != 0)
+				return rc;
+		if (c.wrong_feedback && (rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
+						QB_RULE_IMPORT_FEEDBACK_DROPPED, NULL,
+						"question '%s': the feedback for every other answer ('~') "
+						"has no place in a bank's numeric question: left out (put it "
+						"in the explanation)", shown)) != 0)
+			return rc;
 		if (!k)
 			return refuse(g, line, shown, "no answer earns full marks");
 		/* a bank's numeric question takes one answer (a wider tolerance instead) */
@@ -545,12 +786,35 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 		return refuse(g, line, shown, "fewer than two pairs");
 	if (c.dropped && (rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
 					     QB_RULE_IMPORT_MARKUP_DROPPED, NULL,
-					     "question '%s': HTML markup reduced to its text", shown)) != 0)
+					     "question '%s': markup without an equivalent in a bank "
+					     "reduced to its text (%s)", shown,
+					     g->names.ptr ? g->names.ptr : "")) != 0)
 		return rc;
+	q.tags = g->tags;
+	q.ntags = g->ntags;
 	q.choices = g->ch;
 	q.nchoices = g->nch;
 	q.distractors = g->ds;
 	q.ndistractors = g->nds;
+	{
+		size_t big = strlen(q.stem);
+
+		if (q.explanation && strlen(q.explanation) > big)
+			big = strlen(q.explanation);
+		for (i = 0; i < g->nch; i++) {
+			if (g->ch[i].text && strlen(g->ch[i].text) > big)
+				big = strlen(g->ch[i].text);
+			if (g->ch[i].feedback && strlen(g->ch[i].feedback) > big)
+				big = strlen(g->ch[i].feedback);
+		}
+		if (big > QB_LIMIT_PART_BYTES) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "a text of %zu bytes is longer than a bank's part "
+				 "may be (%d bytes)", big, QB_LIMIT_PART_BYTES);
+			return refuse(g, line, shown, why);
+		}
+	}
 	return g->sink->question(g->sink->ctx, &q);
 }
 
@@ -587,6 +851,19 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 	g.sink = sink;
 	p = qb_imp_skip_bom(data, &len);
 	end = p + len;
+	{
+		/* an odd run of backslashes at the very end escapes nothing */
+		const char *t = end;
+		size_t k = 0;
+
+		while (t > p && is_space(t[-1]))
+			t--;
+		while (t > p && t[-1] == '\\') {
+			t--;
+			k++;
+		}
+		g.eof_escape = k % 2 == 1;
+	}
 	for (;;) {
 		const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
 		size_t n = p < end ? (size_t)((nl ? nl : end) - p) : 0;
@@ -602,6 +879,7 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 		blank = p >= end || n == 0 || (n == 1 && s[0] == '0');
 		if (p < end)
 			line++;
+		g.at_end = p >= end;
 		if (blank && g.block.len) {
 			if (qb_buf_addc(&g.block, '\0') || qb_buf_addc(&comments, '\0'))
 				rc = QB_ENOMEM;
@@ -638,6 +916,10 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 	free(g.category);
 	qb_array_free(g.ch, g.capch, sizeof(*g.ch), 0);
 	qb_array_free(g.ds, g.capds, sizeof(*g.ds), 0);
+	qb_array_free(g.tags, g.captags, sizeof(*g.tags), 0);
+	qb_buf_dispose(&g.rich);
+	qb_imp_html_dispose(&g.html);
+	qb_buf_dispose(&g.names);
 	if (rc == QB_ENOMEM)
 		qb_error_set(err, rc, "%s: out of memory", sink->path);
 	return rc;

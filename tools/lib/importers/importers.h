@@ -4,6 +4,7 @@
 #ifndef QB_IMPORTERS_H
 #define QB_IMPORTERS_H
 
+#include "../core/buf.h"
 #include "../importer.h"
 
 extern const struct qb_importer qb_importers[];
@@ -25,6 +26,12 @@ int qb_imp_moodle_detect(const char *data, size_t len);
 int qb_imp_moodle_read(const char *data, size_t len, const struct qb_imp_sink *sink,
 		       struct qb_error *err);
 int qb_imp_moodle_read_fd(int fd, const struct qb_imp_sink *sink, struct qb_error *err);
+
+/* GIFT's [markdown] texts: the small Markdown subset of README.md
+ * (paragraphs, `code`, **strong**, *em* and _em_, "- " and "1. " lists,
+ * ``` fences, backslash escapes, HTML passed through) as HTML, appended to
+ * OUT for the HTML converter (html_rich.h). 0 or QB_ENOMEM. */
+int qb_imp_markdown_html(struct qb_buf *out, const char *md, size_t len);
 
 /* Shared by the importers: DATA without a UTF-8 byte-order mark. */
 const char *qb_imp_skip_bom(const char *data, size_t *len);
