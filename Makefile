@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/exporters/export_canvas.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_qti21.c \
