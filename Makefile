@@ -103,6 +103,7 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_item.c \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_zip.c \
+	tools/lib/exporters/target.c \
 	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
 	tools/lib/import.c \
