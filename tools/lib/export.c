@@ -16,7 +16,8 @@
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
 	{ "canvas", "Canvas QTI 1.2 package (zip) for Canvas Classic Quizzes (Import Content > QTI .zip file)", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_canvas_open, qb_canvas_bank, qb_canvas_question, qb_canvas_commit, qb_canvas_abort },
+	  qb_canvas_open, qb_canvas_bank, qb_canvas_question, qb_canvas_commit, qb_canvas_abort,
+	  qb_canvas_check },
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,

@@ -17,7 +17,9 @@
  * original_answer_ids), Canvas's feedback names (general_fb for the
  * explanation, ANSWER_fb for a rationale) and Canvas's scoring (SCORE 0 to
  * 100, which Canvas scales to points_possible). What each field does in
- * Canvas's importer is in README.md.
+ * Canvas's importer is in README.md. qb_canvas_check (the target checks,
+ * target-canvas-*) refuses what Canvas would hold otherwise than the bank
+ * says; the driver runs it before the question hook.
  *
  * Categories become question groups (a section per category path whose
  * questions all count; Canvas's own export writes a quiz's groups this
@@ -107,12 +109,8 @@ struct canvas {
 	int failed;
 };
 
-/* ---- the target checks ---------------------------------------------------- */
+/* ---- the target checks -------------------------------------------------- */
 
-/* What Canvas cannot hold as the bank says. A pure function of the
- * question: lint runs it as findings (target-canvas-*), the exporter
- * refuses what it reports. Returns the rule id, or NULL; MSG gets the
- * message. */
 static int has_img(void *ctx, const xmlNode *img)
 {
 	(void)ctx;
@@ -120,30 +118,98 @@ static int has_img(void *ctx, const xmlNode *img)
 	return 1;
 }
 
-static const char *canvas_check(const struct qb_question *q, char *msg, size_t len)
+static int node_has_img(const xmlNode *n)
 {
-	size_t i;
-
-	if (q->type == QB_Q_SHORT && q->case_sensitive) {
-		snprintf(msg, len, "Canvas compares short answers without regard to case, so a "
-			 "case-sensitive short answer would accept answers the bank rejects");
-		return "target-canvas-short-case";
-	}
-	if (q->type == QB_Q_MATCHING) {
-		for (i = 0; i < q->npairs; i++)
-			if ((q->pairs[i].premise && qb_rich_each_img(q->pairs[i].premise, has_img, NULL)) ||
-			    (q->pairs[i].response && qb_rich_each_img(q->pairs[i].response, has_img, NULL)))
-				goto matching_img;
-		for (i = 0; i < q->ndistractors; i++)
-			if (qb_rich_each_img(q->distractors[i].node, has_img, NULL))
-				goto matching_img;
-	}
-	return NULL;
-matching_img:
-	snprintf(msg, len, "Canvas shows matching premises and responses as plain text, so "
-		 "an image in one of them would be lost");
-	return "target-canvas-matching-image";
+	return n && qb_rich_each_img(n, has_img, NULL);
 }
+
+static size_t count_correct(const struct qb_question *q)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < q->noptions; i++)
+		k += q->options[i].correct != 0;
+	return k;
+}
+
+#define REPORT(rule, base, line, ...) \
+	qb_target_report(s, q, QB_RULE_TARGET_CANVAS_##rule, QB_RULE_##base, (line), __VA_ARGS__)
+
+/* What Canvas cannot hold as the bank says: a pure function of the
+ * question (exporter.h). Canvas compares short answers without regard to
+ * case; it shows matching premises and responses as plain text; its
+ * scoring condition must be one the key satisfies (one correct option for
+ * a single question, at least one for a multiple, a number for a numeric
+ * answer). */
+int qb_canvas_check(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	size_t i, k;
+	double v;
+
+	if (q->type >= QB_Q_UNKNOWN || !q->id)
+		return 0;   /* the schema's finding */
+	switch (q->type) {
+	case QB_Q_SINGLE:
+		k = count_correct(q);
+		if (k != 1)
+			return qb_target_report(s, q, QB_RULE_TARGET_CANVAS_KEY,
+						k ? QB_RULE_KEY_MULTIPLE : QB_RULE_KEY_MISSING, 0,
+						"a Canvas multiple_choice_question has exactly one "
+						"correct answer, this question has %zu", k);
+		break;
+	case QB_Q_MULTIPLE:
+		if (count_correct(q) == 0)
+			return REPORT(KEY, KEY_MISSING, 0, "no correct option: Canvas would score "
+				      "an empty answer as right");
+		break;
+	case QB_Q_TRUEFALSE:
+		if (q->nanswers != 1)
+			return REPORT(KEY, TYPE_SHAPE, 0, "a Canvas true_false_question needs exactly "
+				      "one answer, this question has %zu", q->nanswers);
+		break;
+	case QB_Q_SHORT:
+		if (q->nanswers == 0)
+			return REPORT(KEY, TYPE_SHAPE, 0, "no accepted answer: Canvas would accept none");
+		if (q->case_sensitive)
+			return REPORT(SHORT_CASE, COUNT, 0, "Canvas compares short answers without "
+				      "regard to case, so it would accept answers that this "
+				      "case-sensitive question rejects");
+		break;
+	case QB_Q_NUMERIC:
+		for (i = 0; i < q->nanswers; i++) {
+			const struct qb_answer *a = &q->answers[i];
+
+			if (!a->value || qti_parse_double(a->value, &v))
+				return REPORT(NUMBER, TYPE_SHAPE, a->line, "the numeric answer '%s' is "
+					      "not a number", a->value ? a->value : "");
+			if (a->tolerance && (qti_parse_double(a->tolerance, &v) || v < 0))
+				return REPORT(NUMBER, TYPE_SHAPE, a->line, "the tolerance '%s' is not a "
+					      "number of 0 or more", a->tolerance);
+		}
+		if (q->nanswers == 0)
+			return REPORT(NUMBER, TYPE_SHAPE, 0, "no numeric answer");
+		break;
+	case QB_Q_MATCHING:
+		if (q->npairs == 0)
+			return REPORT(KEY, TYPE_SHAPE, 0, "no pair: Canvas would have nothing to match");
+		for (i = 0; i < q->npairs; i++)
+			if (node_has_img(q->pairs[i].premise) || node_has_img(q->pairs[i].response))
+				return REPORT(MATCHING_IMAGE, COUNT, q->pairs[i].line, "Canvas shows "
+					      "matching premises and responses as plain text, so this "
+					      "image would be lost");
+		for (i = 0; i < q->ndistractors; i++)
+			if (node_has_img(q->distractors[i].node))
+				return REPORT(MATCHING_IMAGE, COUNT, q->distractors[i].line, "Canvas "
+					      "shows matching responses as plain text, so this image "
+					      "would be lost");
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+#undef REPORT
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -1140,8 +1206,6 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 {
 	struct canvas *st = state;
 	struct qb_error e = { 0, "" };
-	char msg[512];
-	const char *rule;
 	size_t nproblems = st->nproblems, g;
 	struct group *grp;
 	int rc;
@@ -1155,11 +1219,6 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 			return failed(st, err);
 	}
 	st->q = q;
-	rule = canvas_check(q, msg, sizeof(msg));
-	if (rule) {
-		problem(st, "%s [%s]", msg, rule);
-		goto done;
-	}
 	if (find_id(st, q->id) != QB_MAP_NONE) {
 		problem(st, "the id '%s' is used by an earlier question; Canvas identifies "
 			"questions by it", q->id);
