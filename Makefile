@@ -237,7 +237,8 @@ _lint_bank: $(QBANK)
 	$(Q)$(QBANK) lint --no-config --max-warnings 0 --min-explanation-coverage 100 \
 		--min-rationale-coverage 100 bank/
 
-_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) _pdf
+_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) \
+	$(BANK_NAMES:%=$(BUILD)/canvas/%.zip) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
@@ -248,6 +249,11 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
+
+$(BUILD)/canvas/%.zip: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to canvas -o $@ $<
 
 # tests/run.sh runs the cases and suites (TESTS= selects some, as its
 # arguments do; tests/README.md), then the Check unit tests close the run

@@ -331,12 +331,15 @@ static int take_name(struct canvas *st, const char *name)
 }
 
 /* Appends S made a portable file name: ASCII letters, digits, '.', '-'
- * and '_' kept, every other byte (spaces, non-ASCII letters) '_', at most
- * MAX bytes, '/' kept when SLASH. Canvas opens manifest hrefs without percent-decoding them,
- * so only such names reach it intact. */
+ * and '_' kept, every run of other bytes (spaces, non-ASCII letters) one
+ * '_', from at most MAX bytes of S, '/' kept when SLASH. Canvas opens
+ * manifest hrefs without percent-decoding them, so only such names reach
+ * it intact. */
 static int add_safe_name(struct qb_buf *b, const char *s, size_t n, size_t max, int slash)
 {
 	size_t i;
+
+	int last_kept = 1;
 
 	for (i = 0; i < n && i < max; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -344,8 +347,9 @@ static int add_safe_name(struct qb_buf *b, const char *s, size_t n, size_t max, 
 			   (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
 			   (slash && c == '/');
 
-		if (qb_buf_addc(b, keep ? (char)c : '_'))
+		if ((keep || last_kept) && qb_buf_addc(b, keep ? (char)c : '_'))
 			return QB_ENOMEM;
+		last_kept = keep;
 	}
 	return 0;
 }
