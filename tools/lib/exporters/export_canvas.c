@@ -478,15 +478,47 @@ struct item {
 	char points[40];
 };
 
+/* The writer escapes '"' in text as &quot;, which HTML text does not
+ * need and Canvas's importer drops from an answer's plain text (it strips
+ * every entity there): put it back outside tags (attribute values keep
+ * theirs; '>' inside them is escaped, so a '>' always ends a tag). */
+static void unquote_text(struct qb_buf *b)
+{
+	size_t i, o = 0;
+	int in_tag = 0;
+
+	for (i = 0; i < b->len; i++) {
+		char c = b->ptr[i];
+
+		if (c == '<')
+			in_tag = 1;
+		else if (c == '>')
+			in_tag = 0;
+		if (!in_tag && c == '&' && b->len - i >= 6 && memcmp(b->ptr + i, "&quot;", 6) == 0) {
+			b->ptr[o++] = '"';
+			i += 5;
+			continue;
+		}
+		b->ptr[o++] = c;
+	}
+	b->len = o;
+	if (b->ptr)
+		b->ptr[o] = '\0';
+}
+
 static int render(struct item *it, const xmlNode *n, const char *wrap)
 {
 	struct qb_rich_opts o = { QB_MATH_TEX, img_src, it->st, NULL };
+	int rc;
 
 	qb_buf_clear(&it->h);
 	if (!n)
 		return qb_buf_adds(&it->h, "") ? QB_ENOMEM : 0;
 	o.wrap = wrap && !qb_rich_has_blocks(n) ? wrap : NULL;
-	return qb_rich_html_render(it->st->html, &it->h, n, &o);
+	rc = qb_rich_html_render(it->st->html, &it->h, n, &o);
+	if (!rc)
+		unquote_text(&it->h);
+	return rc;
 }
 
 static void field(struct item *it, const char *label, const char *entry)
