@@ -88,6 +88,7 @@ struct canvas {
 	size_t nmedia, capmedia;
 	struct qb_map ids;     /* question id -> rec (via the id list) */
 	size_t *idoff;         /* arena offset of each rec's question id */
+	size_t capidoff;
 	struct qb_map groupmap;
 	struct qb_map medmap;
 	struct qb_map namemap; /* case-folded entry names in use */
@@ -1278,7 +1279,7 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 		goto done;
 	rc = QB_ARRAY_RESERVE(st->recs, st->caprecs, st->nrecs + 1);
 	if (!rc)
-		rc = QB_ARRAY_RESERVE(st->idoff, st->caprecs, st->nrecs + 1) ? QB_ENOMEM : 0;
+		rc = QB_ARRAY_RESERVE(st->idoff, st->capidoff, st->nrecs + 1) ? QB_ENOMEM : 0;
 	if (!rc) {
 		struct rec *r = &st->recs[st->nrecs];
 		struct keyed k = { st, NULL, sizeof(size_t), 0 };
