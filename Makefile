@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/exporters/export_canvas.c \
 	tools/lib/exporters/export_gift.c \
 	tools/lib/exporters/export_html.c \
 	tools/lib/exporters/export_markdown.c \
@@ -246,7 +247,8 @@ _lint_bank: $(QBANK)
 		--min-rationale-coverage 100 bank/
 
 _export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/gift/%.gift.txt) \
-	$(BANK_NAMES:%=$(BUILD)/qti/%.zip) $(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
+	$(BANK_NAMES:%=$(BUILD)/qti/%.zip) $(BANK_NAMES:%=$(BUILD)/canvas/%.zip) \
+	$(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
@@ -266,6 +268,11 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
+
+$(BUILD)/canvas/%.zip: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to canvas -o $@ $<
 
 # tests/run.sh runs the cases and suites (TESTS= selects some, as its
 # arguments do; tests/README.md), then the Check unit tests close the run

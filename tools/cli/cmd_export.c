@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (docx, gift, html, markdown, moodle, pdf, qti21)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (canvas, docx, gift, html, markdown, moodle, pdf, qti21)", arg);
 	return 0;
 }
 
@@ -95,8 +95,8 @@ static int printable(const char *name)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "docx, gift, html, markdown, moodle, pdf or qti21", F(x), set_target, 0 },
-	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
+	{ "to", 0, "FORMAT", "canvas, docx, gift, html, markdown, moodle, pdf or qti21", F(x), set_target, 0 },
+	{ "output", 'o', "OUT", "output file (standard output when absent; required for canvas, qti21, pdf, docx)",
 	  F(o.output), qb_opt_string, 0 },
 	{ "answers", 0, NULL, "print: the teacher's version; html: open in teacher view",
 	  F(o.answers), qb_opt_flag, 0 },
@@ -122,10 +122,10 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, GIFT, a QTI 2.1 package, Pandoc Markdown, an HTML page, or a printed exam as PDF or DOCX",
-	"qbank export --to moodle|gift|qti21|markdown|html|pdf|docx [-o OUT] [--answers] [--no-findings]\n"
-	"             [--forms N --seed S] [--title T] [--course C] [--date D] [--duration T]\n"
-	"             [--instructions FILE] [--labels FILE] PATH...",
+	"export", "write Moodle XML, GIFT, a QTI 2.1 or Canvas package, Pandoc Markdown, an HTML page, or a printed exam as PDF or DOCX",
+	"qbank export --to moodle|gift|qti21|canvas|markdown|html|pdf|docx [-o OUT] [--answers]\n"
+	"             [--no-findings] [--forms N --seed S] [--title T] [--course C] [--date D]\n"
+	"             [--duration T] [--instructions FILE] [--labels FILE] PATH...",
 	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 23,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	"unknown or incomplete option '%s'", 0
@@ -147,7 +147,7 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (docx, gift, html, markdown, moodle, pdf or qti21)");
+		rc = cli_usage_error("export", "--to is required (canvas, docx, gift, html, markdown, moodle, pdf or qti21)");
 		goto done;
 	}
 	if (first >= argc) {

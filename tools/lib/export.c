@@ -15,6 +15,9 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
+	{ "canvas", "Canvas QTI 1.2 package (zip) for Canvas Classic Quizzes (Import Content > QTI .zip file)", ".zip", 1, QB_EXPORTER_HEAVY,
+	  qb_canvas_open, qb_canvas_bank, qb_canvas_question, qb_canvas_commit, qb_canvas_abort,
+	  qb_canvas_check, NULL },
 	{ "docx", "Word document of the printable exam (pandoc, with qbank's reference document)", ".docx", 1,
 	  QB_EXPORTER_LIGHT, qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
 	  qb_pandoc_abort, qb_md_check, NULL },

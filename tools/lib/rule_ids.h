@@ -45,26 +45,30 @@
 	X(STEM_DUPLICATE)               \
 	X(STEM_NEGATIVE_UNEMPHASIZED)   \
 	X(SUPPRESSION_UNUSED)           \
-	X(TARGET_GIFT_CASE)             \
-	X(TARGET_GIFT_ESSAY)            \
-	X(TARGET_GIFT_FRACTION)         \
-	X(TARGET_GIFT_IMAGE)            \
-	X(TARGET_GIFT_MATCHING)         \
-	X(TARGET_GIFT_POINTS)           \
-	X(TARGET_GIFT_SHUFFLE)          \
-	X(TARGET_GIFT_TAG)              \
-	X(TARGET_GIFT_UNIT)             \
-	X(TARGET_MARKDOWN_KEY)          \
-	X(TARGET_MOODLE_EMPTY)          \
-	X(TARGET_MOODLE_FRACTION)       \
-	X(TARGET_MOODLE_KEY)            \
-	X(TARGET_MOODLE_MATCHING)       \
-	X(TARGET_MOODLE_NUMBER)         \
-	X(TARGET_MOODLE_POINTS)         \
-	X(TARGET_MOODLE_SHAPE)          \
-	X(TARGET_QTI_IDENTIFIER)        \
-	X(TARGET_QTI_KEY)               \
-	X(TARGET_QTI_NUMBER)            \
+	X(TARGET_CANVAS_KEY)             \
+	X(TARGET_CANVAS_MATCHING_IMAGE)  \
+	X(TARGET_CANVAS_NUMBER)          \
+	X(TARGET_CANVAS_SHORT_CASE)      \
+	X(TARGET_GIFT_CASE)              \
+	X(TARGET_GIFT_ESSAY)             \
+	X(TARGET_GIFT_FRACTION)          \
+	X(TARGET_GIFT_IMAGE)             \
+	X(TARGET_GIFT_MATCHING)          \
+	X(TARGET_GIFT_POINTS)            \
+	X(TARGET_GIFT_SHUFFLE)           \
+	X(TARGET_GIFT_TAG)               \
+	X(TARGET_GIFT_UNIT)              \
+	X(TARGET_MARKDOWN_KEY)           \
+	X(TARGET_MOODLE_EMPTY)           \
+	X(TARGET_MOODLE_FRACTION)        \
+	X(TARGET_MOODLE_KEY)             \
+	X(TARGET_MOODLE_MATCHING)        \
+	X(TARGET_MOODLE_NUMBER)          \
+	X(TARGET_MOODLE_POINTS)          \
+	X(TARGET_MOODLE_SHAPE)           \
+	X(TARGET_QTI_IDENTIFIER)         \
+	X(TARGET_QTI_KEY)                \
+	X(TARGET_QTI_NUMBER)             \
 	X(TEXT_EMPTY)                   \
 	X(TYPE_SHAPE)                   \
 	X(XML_DOCTYPE)                  \

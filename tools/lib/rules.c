@@ -310,6 +310,40 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
+	[QB_RULE_TARGET_CANVAS_KEY] = { "target-canvas-key", QB_SEV_ERROR,
+	  "Canvas's scoring condition cannot state the question's key",
+	  "Target check of the canvas exporter: a Canvas multiple_choice_question has exactly one "
+	  "correct answer, a multiple_answers_question at least one (with none, an empty answer "
+	  "scores full marks), a true_false_question one answer, a short answer at least one "
+	  "accepted answer, a matching question at least one pair. The export refuses such a "
+	  "question whatever the configuration; lint reports this finding only when key-missing, "
+	  "key-multiple or type-shape do not.\n"
+	  "Bad: <!-- qbank-disable key-multiple --> before a single question with two correct options.\n"
+	  "Good: type=\"multiple\" with both options correct.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_CANVAS_MATCHING_IMAGE] = { "target-canvas-matching-image", QB_SEV_ERROR,
+	  "an image in a matching premise or response, which Canvas shows as plain text",
+	  "Target check of the canvas exporter: Canvas's matching_question holds its premises "
+	  "(answers) and responses (matches) as plain text, so an image in one would be lost and the "
+	  "pair could not be told apart.\n"
+	  "Bad: <premise><img src=\"ring.png\" alt=\"ring\"/></premise>\n"
+	  "Good: <premise>Ring all-reduce</premise>, with the picture in the stem.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_CANVAS_NUMBER] = { "target-canvas-number", QB_SEV_ERROR,
+	  "a numeric answer or tolerance that is not a number Canvas can compare",
+	  "Target check of the canvas exporter: each answer becomes a Canvas numerical answer "
+	  "(exact, or a range of value - tolerance to value + tolerance), which needs a number and a "
+	  "tolerance of 0 or more. Reported when type-shape does not.\n"
+	  "Bad: <answer tolerance=\"-1\">3.5</answer>\nGood: <answer tolerance=\"0.05\">3.5</answer>",
+	  NULL, NULL },
+	[QB_RULE_TARGET_CANVAS_SHORT_CASE] = { "target-canvas-short-case", QB_SEV_ERROR,
+	  "a case-sensitive short answer, which Canvas would mark without regard to case",
+	  "Target check of the canvas exporter: Canvas's short_answer_question compares answers "
+	  "without regard to case, so a question whose accepted answers are case-sensitive would "
+	  "accept answers the bank rejects (RANK and rank alike).\n"
+	  "Bad: <question type=\"short\" case-sensitive=\"true\">\n"
+	  "Good: case-sensitive=\"false\" (the default), or a choice question.",
+	  NULL, NULL },
 	[QB_RULE_TARGET_GIFT_CASE] = { "target-gift-case", QB_SEV_ERROR,
 	  "a case-sensitive short answer, which GIFT cannot state",
 	  "Moodle's GIFT importer gives every short-answer question its default, 'case does not "

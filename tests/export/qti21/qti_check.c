@@ -590,6 +590,16 @@ static void expect_values(const struct qb_question *q, struct strs *want, xmlNod
 					       strcmp(q->answers[0].value, "1") == 0 ? "true" : "false");
 		break;
 	case QB_Q_SHORT:
+		/* every accepted answer, once, in bank order */
+		for (i = 0; i < q->nanswers; i++) {
+			size_t j;
+
+			for (j = 0; j < i && strcmp(q->answers[j].value, q->answers[i].value) != 0; j++)
+				;
+			if (j == i)
+				strs_add(want, q->answers[i].value);
+		}
+		break;
 	case QB_Q_NUMERIC:
 		if (q->nanswers)
 			strs_add(want, q->answers[0].value);

@@ -7,12 +7,23 @@
  *   items/media/<src>        images, at their path relative to the bank file
  *   assessment.xml           the assessmentTest: one testPart, one
  *                            assessmentSection per category path, plus one
- *                            per bank file for questions outside categories
+ *                            per bank file for questions outside categories;
+ *                            each item's points as the weight of its
+ *                            assessmentItemRef
  *   imsmanifest.xml          resources: the test (depending on every item),
- *                            each item (its file, its images, a dependency
- *                            on each image's webcontent resource), each image
+ *                            each item (its file and its images as files)
  * Images sit below items/ so that an item refers to them as media/<src>,
  * with no ".." in any href.
+ *
+ * What real importers need (tools/lib/exporters/README.md has the rules):
+ * an image is a file of each item that shows it and never a resource of
+ * its own (Canvas skips as an attachment every file whose href is also a
+ * resource's); the points are a <weight> (Canvas reads no other); the
+ * sections are invisible, so that their titles are not shown as extra
+ * text-only questions (Canvas); and every entry name is ASCII without
+ * spaces (Canvas does not percent-decode manifest hrefs): other bytes
+ * become '_', and an item whose id is not such a name gets a hash of the
+ * id after it.
  *
  * Streaming and entry order: memory must not grow with the bank beyond a
  * small record per question, so each item is rendered into a memory
@@ -61,6 +72,7 @@ struct item_rec {
 	size_t media;          /* first index into refs */
 	uint32_t nmedia;
 	uint32_t section;
+	double points;
 };
 
 struct section {
@@ -73,7 +85,6 @@ struct section {
 struct media {
 	size_t real;           /* resolved path: the key that merges references */
 	size_t entry;          /* entry name in the zip */
-	size_t gen_id;         /* resource identifier, assigned at commit */
 };
 
 struct qti {
@@ -305,15 +316,52 @@ static size_t utf8_prefix(const char *s, size_t max)
 	return max;
 }
 
+/* 1 when byte C may stand in an entry name as it is: ASCII letters,
+ * digits, '.', '-', '_' (and '/' between folders when SLASH). */
+static int name_byte(unsigned char c, int slash)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '-' || c == '_' || (slash && c == '/');
+}
+
+/* Appends the first N bytes of S with every run of bytes that may not
+ * stand in an entry name (a space, the bytes of a non-ASCII letter) made
+ * one '_'. */
+static int add_safe(struct qb_buf *b, const char *s, size_t n, int slash)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (name_byte((unsigned char)s[i], slash)) {
+			if (qb_buf_addc(b, s[i]))
+				return QB_ENOMEM;
+		} else if (i == 0 || name_byte((unsigned char)s[i - 1], slash)) {
+			if (qb_buf_addc(b, '_'))
+				return QB_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int is_safe(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!name_byte((unsigned char)s[i], 0))
+			return 0;
+	return 1;
+}
+
 static int item_name(struct qti *st, struct qb_buf *out, const char *id)
 {
 	size_t n = utf8_prefix(id, MAX_NAME_ID);
 	struct qb_buf base = QB_BUF_INIT;
 	int rc;
 
-	if (n == strlen(id))
+	if (n == strlen(id) && is_safe(id, n))
 		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
-	rc = qb_buf_add(&base, id, n) ||
+	rc = add_safe(&base, id, n, 0) ||
 	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
 	if (!rc)
 		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");
@@ -355,7 +403,7 @@ static size_t find_media(const struct qti *st, const char *real)
 static int add_media(struct qti *st, const char *src, const char *real, const char *norm,
 		     uint32_t *idx)
 {
-	struct qb_buf name = QB_BUF_INIT, bytes = QB_BUF_INIT;
+	struct qb_buf name = QB_BUF_INIT, bytes = QB_BUF_INIT, safe = QB_BUF_INIT;
 	const char *slash = strrchr(norm, '/'), *dot = strrchr(norm, '.');
 	size_t base_len = strlen(norm);
 	struct qb_error e = { 0, "" };
@@ -375,7 +423,12 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 	if (!rc)
 		rc = QB_ARRAY_RESERVE(st->media, st->capmedia, st->nmedia + 1);
 	if (!rc)
-		rc = unique_name(st, &name, MEDIA_DIR, norm, base_len, dot);
+		rc = add_safe(&safe, norm, base_len, 1) ? QB_ENOMEM : 0;
+	base_len = safe.len;
+	if (!rc)
+		rc = add_safe(&safe, dot, strlen(dot), 0) ? QB_ENOMEM : 0;
+	if (!rc)
+		rc = unique_name(st, &name, MEDIA_DIR, safe.ptr, base_len, safe.ptr + base_len);
 	if (!rc) {
 		m = &st->media[st->nmedia];
 		memset(m, 0, sizeof(*m));
@@ -392,6 +445,7 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 	}
 	qb_buf_dispose(&name);
 	qb_buf_dispose(&bytes);
+	qb_buf_dispose(&safe);
 	if (rc) {
 		fail(st, rc, &e);
 		return rc;
@@ -670,6 +724,7 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 		r = &st->items[st->nitems];
 		memset(r, 0, sizeof(*r));
 		r->section = sec;
+		r->points = q->points_value > 0 ? q->points_value : 1.0;
 		r->media = st->refs_start;
 		r->nmedia = (uint32_t)(st->nrefs - st->refs_start);
 		r->file = SIZE_MAX;
@@ -784,17 +839,22 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 		qb_xw_start(&x, "assessmentSection");
 		qb_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
 		qb_xw_attr(&x, "title", str(st, st->sections[s].title));
-		qb_xw_attr(&x, "visible", "true");
+		qb_xw_attr(&x, "visible", "false");
 		for (i = 0; i < st->sections[s].nitems; i++, k++) {
 			const struct item_rec *r = &st->items[d->order[k]];
-
 			const char *href = item_file(st, r, &b);
+			char pts[40];
 
 			if (!href)
 				x.rc = QB_ENOMEM;
+			qti_fmt_double(pts, r->points);
 			qb_xw_start(&x, "assessmentItemRef");
 			qb_xw_attr(&x, "identifier", str(st, r->id));
 			qb_xw_attr(&x, "href", href);
+			qb_xw_start(&x, "weight");
+			qb_xw_attr(&x, "identifier", "W");
+			qb_xw_attr(&x, "value", pts);
+			qb_xw_end(&x);
 			qb_xw_end(&x);
 		}
 		qb_xw_end(&x);
@@ -863,15 +923,6 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 			qb_xw_attr(&x, "href", m.ptr);
 			qb_xw_end(&x);
 		}
-		for (j = 0; j < r->nmedia; j++)
-			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
-		qb_xw_end(&x);
-	}
-	for (i = 0; i < st->nmedia && !x.rc; i++) {
-		qb_buf_clear(&m);
-		if (qti_buf_add_uri(&m, str(st, st->media[i].entry)))
-			x.rc = QB_ENOMEM;
-		resource(&x, str(st, st->media[i].gen_id), "webcontent", m.ptr);
 		qb_xw_end(&x);
 	}
 	qb_xw_end(&x);
@@ -893,10 +944,6 @@ static int assign_ids(struct qti *st)
 	for (i = 0; i < st->nsections && !rc; i++) {
 		snprintf(base, sizeof(base), "section-%zu", i + 1);
 		rc = gen_id(st, base, &st->sections[i].gen_id);
-	}
-	for (i = 0; i < st->nmedia && !rc; i++) {
-		snprintf(base, sizeof(base), "media-%zu", i + 1);
-		rc = gen_id(st, base, &st->media[i].gen_id);
 	}
 	return rc;
 }

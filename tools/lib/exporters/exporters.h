@@ -5,6 +5,12 @@
 
 #include "../exporter.h"
 
+int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
+int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error *err);
+int qb_canvas_commit(void *state, struct qb_error *err);
+void qb_canvas_abort(void *state);
+int qb_canvas_check(const struct qb_question *q, const struct qb_target_sink *s);
 int qb_gift_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_gift_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_gift_question(void *state, const struct qb_question *q, struct qb_error *err);

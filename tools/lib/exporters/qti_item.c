@@ -4,15 +4,25 @@
  * normalMaximum = points), MAXSCORE (= points) and, when the question has
  * them, FEEDBACK and EXPLANATION:
  *
- * - Option rationales (and truefalse's per-side rationales) follow the
- *   pattern of the IMS QTI 2.1 feedback examples: one modalFeedback per
- *   choice, identifier = the choice's identifier, outcomeIdentifier =
- *   FEEDBACK, showHide = show; responseProcessing copies the response into
- *   FEEDBACK (identifier, cardinality multiple, so that every option a
- *   candidate ticked in a multiple-response question shows its rationale).
- * - The explanation is a modalFeedback on its own outcome, EXPLANATION,
+ * - Option rationales (and truefalse's per-side rationales): one
+ *   modalFeedback per choice on the outcome FEEDBACK, showHide = show,
+ *   identifier feedback_N (N: the option's position, 1-based) or
+ *   feedback_true / feedback_false, named so that importers that go by
+ *   feedback names (Canvas, Inspera) take them for answer feedback and
+ *   never for correct/incorrect feedback, and no option id can clash with
+ *   them. FEEDBACK has single cardinality in single-answer questions
+ *   (Inspera's form) and multiple in multiple-response ones (every ticked
+ *   option shows its rationale). responseProcessing sets it in one
+ *   responseCondition per option with a rationale, inside the responseIf
+ *   that tests that option, from an expression that names FEEDBACK:
+ *   Canvas links answer feedback only in that shape (see
+ *   tools/lib/exporters/README.md).
+ * - The explanation is a modalFeedback general_fb (Canvas's name for
+ *   feedback shown whatever the answer) on its own outcome, EXPLANATION,
  *   which responseProcessing sets unconditionally: it is shown after every
- *   attempt, and no option id can collide with it.
+ *   attempt.
+ * - Every modalFeedback wraps its text in a div: Canvas keeps feedback
+ *   only from a p or div inside it.
  *
  * Scoring is written out as responseProcessing rules. The match_correct
  * template is used only where it is exactly the processing wanted (a
@@ -23,7 +33,8 @@
  *   multiple, matching  0 when unanswered; points for exactly the key;
  *                       else the mapping, bounded to [0, points]
  *   short               0 when unanswered, else the mapping (each accepted
- *                       answer maps to points)
+ *                       answer maps to points); correctResponse lists every
+ *                       accepted answer
  *   numeric             points when equal within the absolute tolerance
  *   essay               no scoring rule (graded by hand)
  * multiple's mapping gives each correct option points/k (k correct) and
@@ -294,8 +305,13 @@ static int decl_short(struct item *it)
 
 	start_response(it, "single", "string");
 	if (q->nanswers && q->answers[0].value) {
+		/* every accepted answer, not only the first: Canvas reads a text
+		 * entry's answers from correctResponse alone; the score comes
+		 * from the mapping below */
 		qb_xw_start(&it->x, "correctResponse");
-		value_elem(it, q->answers[0].value);
+		for (i = 0; i < q->nanswers; i++)
+			if (q->answers[i].value && !answer_seen(q, i))
+				value_elem(it, q->answers[i].value);
 		qb_xw_end(&it->x);
 		start_mapping(it);
 		for (i = 0; i < q->nanswers; i++)
@@ -654,6 +670,85 @@ static const struct qtype_form {
 	[QB_Q_MATCHING] = { decl_matching, body_matching, score_mapped },
 };
 
+/* The rationale of choice CHOICE (its identifier) is feedback FB: when
+ * the response holds CHOICE, FEEDBACK gets FB. In a multiple-response
+ * question FB is added to FEEDBACK (multiple); otherwise FEEDBACK is set
+ * to it through index(ordered(FB, FEEDBACK), 1), which is FB whatever
+ * FEEDBACK held, and names FEEDBACK as Canvas requires of answer
+ * feedback. */
+static void feedback_condition(struct item *it, const char *choice, const char *fb)
+{
+	int multi = it->q->type == QB_Q_MULTIPLE;
+
+	qb_xw_start(&it->x, "responseCondition");
+	qb_xw_start(&it->x, "responseIf");
+	if (multi) {
+		qb_xw_start(&it->x, "member");
+		base_value(it, "identifier", choice);
+		variable(it, "RESPONSE");
+	} else {
+		qb_xw_start(&it->x, "match");
+		variable(it, "RESPONSE");
+		base_value(it, "identifier", choice);
+	}
+	qb_xw_end(&it->x);
+	qb_xw_start(&it->x, "setOutcomeValue");
+	qb_xw_attr(&it->x, "identifier", "FEEDBACK");
+	if (multi) {
+		qb_xw_start(&it->x, "multiple");
+		variable(it, "FEEDBACK");
+		base_value(it, "identifier", fb);
+		qb_xw_end(&it->x);
+	} else {
+		qb_xw_start(&it->x, "index");
+		qb_xw_attr(&it->x, "n", "1");
+		qb_xw_start(&it->x, "ordered");
+		base_value(it, "identifier", fb);
+		variable(it, "FEEDBACK");
+		qb_xw_end(&it->x);
+		qb_xw_end(&it->x);
+	}
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
+	qb_xw_end(&it->x);
+}
+
+static void option_fb_id(char out[40], size_t k)
+{
+	snprintf(out, 40, "feedback_%zu", k + 1);
+}
+
+static int side_has_rationale(const struct qb_question *q, int side)
+{
+	size_t i;
+
+	for (i = 0; i < q->nside_rationales; i++)
+		if (q->side_rationales[i].for_true == side && !qb_text_is_blank(q->side_rationales[i].node))
+			return 1;
+	return 0;
+}
+
+static void feedback_conditions(struct item *it)
+{
+	const struct qb_question *q = it->q;
+	char fb[40];
+	size_t i;
+
+	if (qb_qtype_is_choice(q->type)) {
+		for (i = 0; i < q->noptions; i++) {
+			if (!q->options[i].rationale || qb_text_is_blank(q->options[i].rationale))
+				continue;
+			option_fb_id(fb, i);
+			feedback_condition(it, q->options[i].id, fb);
+		}
+	} else if (q->type == QB_Q_TRUEFALSE) {
+		if (side_has_rationale(q, 1))
+			feedback_condition(it, "true", "feedback_true");
+		if (side_has_rationale(q, 0))
+			feedback_condition(it, "false", "feedback_false");
+	}
+}
+
 static void processing(struct item *it, const struct qtype_form *f)
 {
 	const struct qb_question *q = it->q;
@@ -670,18 +765,12 @@ static void processing(struct item *it, const struct qtype_form *f)
 	qb_xw_start(&it->x, "responseProcessing");
 	if (f->score)
 		f->score(it);
-	if (it->has_choice_fb) {
-		qb_xw_start(&it->x, "setOutcomeValue");
-		qb_xw_attr(&it->x, "identifier", "FEEDBACK");
-		qb_xw_start(&it->x, "multiple");
-		variable(it, "RESPONSE");
-		qb_xw_end(&it->x);
-		qb_xw_end(&it->x);
-	}
+	if (it->has_choice_fb)
+		feedback_conditions(it);
 	if (expl) {
 		qb_xw_start(&it->x, "setOutcomeValue");
 		qb_xw_attr(&it->x, "identifier", "EXPLANATION");
-		base_value(it, "identifier", "explanation");
+		base_value(it, "identifier", "general_fb");
 		qb_xw_end(&it->x);
 	}
 	qb_xw_end(&it->x);
@@ -698,7 +787,9 @@ static void modal(struct item *it, const char *outcome, const char *id, const ch
 	qb_xw_attr(&it->x, "showHide", "show");
 	if (title && title[0])
 		qb_xw_attr(&it->x, "title", title);
+	qb_xw_start_mixed(&it->x, "div");
 	qti_put_rich(&it->x, content, &it->o->rich);
+	qb_xw_end_mixed(&it->x);
 	qb_xw_end_mixed(&it->x);
 }
 
@@ -706,6 +797,7 @@ static int feedback(struct item *it)
 {
 	const struct qb_question *q = it->q;
 	struct qb_buf plain = QB_BUF_INIT, title = QB_BUF_INIT;
+	char fb[40];
 	size_t i;
 	int rc = 0;
 
@@ -720,8 +812,9 @@ static int feedback(struct item *it)
 			rc = op->text ? qb_text_plain(&plain, op->text) : 0;
 			if (!rc)
 				rc = qti_buf_add_collapsed(&title, plain.ptr ? plain.ptr : "");
+			option_fb_id(fb, i);
 			if (!rc)
-				modal(it, "FEEDBACK", op->id, title.ptr, op->rationale);
+				modal(it, "FEEDBACK", fb, title.ptr, op->rationale);
 		}
 	} else if (q->type == QB_Q_TRUEFALSE) {
 		const struct tf_label *l = tf_label(it->o->lang);
@@ -732,11 +825,11 @@ static int feedback(struct item *it)
 			for (i = 0; i < q->nside_rationales; i++)
 				if (q->side_rationales[i].for_true == side &&
 				    !qb_text_is_blank(q->side_rationales[i].node))
-					modal(it, "FEEDBACK", side ? "true" : "false", side ? l->t : l->f,
+					modal(it, "FEEDBACK", side ? "feedback_true" : "feedback_false", side ? l->t : l->f,
 					      q->side_rationales[i].node);
 	}
 	if (!rc && has_explanation(q))
-		modal(it, "EXPLANATION", "explanation", NULL, q->explanation);
+		modal(it, "EXPLANATION", "general_fb", NULL, q->explanation);
 	qb_buf_dispose(&plain);
 	qb_buf_dispose(&title);
 	return rc;
@@ -807,7 +900,8 @@ static int write_item(struct item *it)
 	outcome(it, "SCORE", "single", "float", "0", 1);
 	outcome(it, "MAXSCORE", "single", "float", it->points, 0);
 	if (it->has_choice_fb)
-		outcome(it, "FEEDBACK", "multiple", "identifier", NULL, 0);
+		outcome(it, "FEEDBACK", q->type == QB_Q_MULTIPLE ? "multiple" : "single", "identifier",
+			NULL, 0);
 	if (has_explanation(q))
 		outcome(it, "EXPLANATION", "single", "identifier", NULL, 0);
 
