@@ -95,12 +95,14 @@ LIB_SRCS := \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_qti21.c \
+	tools/lib/exporters/export_qti30.c \
 	tools/lib/exporters/md_item.c \
 	tools/lib/exporters/md_rand.c \
 	tools/lib/exporters/md_text.c \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
 	tools/lib/exporters/qti_util.c \
+	tools/lib/exporters/qti_v3.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
@@ -235,7 +237,8 @@ _lint_bank: $(QBANK)
 	$(Q)$(QBANK) lint --no-config --max-warnings 0 --min-explanation-coverage 100 \
 		--min-rationale-coverage 100 bank/
 
-_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) _pdf
+_export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) \
+	$(BANK_NAMES:%=$(BUILD)/qti30/%.zip) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
@@ -246,6 +249,11 @@ $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to qti21 -o $@ $<
+
+$(BUILD)/qti30/%.zip: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to qti30 -o $@ $<
 
 # tests/run.sh runs the cases and suites (TESTS= selects some, as its
 # arguments do; tests/README.md), then the Check unit tests close the run

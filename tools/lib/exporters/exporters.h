@@ -23,4 +23,10 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 int qb_qti_commit(void *state, struct qb_error *err);
 void qb_qti_abort(void *state);
 
+int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
+int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error *err);
+int qb_qti30_commit(void *state, struct qb_error *err);
+void qb_qti30_abort(void *state);
+
 #endif
