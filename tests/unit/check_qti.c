@@ -40,6 +40,26 @@ START_TEST(numbers)
 }
 END_TEST
 
+/* qti_v3_rename searches its tables: they must be sorted, without doubles,
+ * and every QTI 3.0 element name must start with "qti-". */
+START_TEST(v3_tables_sorted)
+{
+	size_t t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < qti_v3_sizes[t]; i++) {
+			if (i)
+				ck_assert_msg(strcmp(qti_v3_tables[t][i - 1].v2, qti_v3_tables[t][i].v2) < 0,
+					      "%s before %s", qti_v3_tables[t][i - 1].v2, qti_v3_tables[t][i].v2);
+			ck_assert_str_eq(qti_v3_rename((int)t, qti_v3_tables[t][i].v2), qti_v3_tables[t][i].v3);
+			if (t == 0)
+				ck_assert(strncmp(qti_v3_tables[t][i].v3, "qti-", 4) == 0);
+		}
+	ck_assert_str_eq(qti_v3_rename(0, "p"), "p");
+	ck_assert_str_eq(qti_v3_rename(1, "identifier"), "identifier");
+}
+END_TEST
+
 START_TEST(names)
 {
 	ck_assert(qti_is_ncname("pt-dist-01"));
@@ -329,6 +349,7 @@ Suite *suite_qti(void)
 	tcase_add_test(tc, numbers);
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, media_paths);
+	tcase_add_test(tc, v3_tables_sorted);
 	tcase_add_test(tc, display_math_in_paragraph);
 	/* each zip test twice: with the zip thread (0) and on one thread (1) */
 	tcase_add_loop_test(tc, zip_keeps_order, 0, 2);
