@@ -112,6 +112,7 @@ LIB_SRCS := \
 	tools/lib/importers/importers.c \
 	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
+	tools/lib/mathml.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
 	tools/lib/paths.c \

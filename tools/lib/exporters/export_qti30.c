@@ -29,6 +29,7 @@
 #include "../core/array.h"
 #include "../core/map.h"
 #include "../imgpath.h"
+#include "../mathml.h"
 #include "../text.h"
 #include "qti_internal.h"
 
@@ -105,6 +106,8 @@ struct qti {
 
 	/* generated identifiers, assigned at commit */
 	size_t part_id, test_res_id, manifest_id;
+
+	struct qb_mathml *math;    /* the current bank file's formulas as MathML */
 
 	struct qb_error problem;   /* the first refusal */
 	size_t nproblems;
@@ -449,6 +452,23 @@ done:
 	return result;
 }
 
+/* ---- math ---------------------------------------------------------------- */
+
+/* Converts the math of bank file FILE to MathML before its questions come
+ * (mathml.h: one pandoc run for the file). A formula pandoc cannot convert
+ * refuses the export at commit, as other refusals do; pandoc missing fails
+ * it at once: math never reaches the package as raw TeX. */
+static void math_load(struct qti *st, const char *file)
+{
+	struct qb_error e = { 0, "" };
+	int rc = qb_mathml_load_file(st->math, file, &e);
+
+	if (rc == QB_EREFUSED)
+		problem(st, "%s", e.msg);
+	else if (rc)
+		fail(st, rc, &e);
+}
+
 /* ---- sections ----------------------------------------------------------- */
 
 static size_t find_section(const struct qti *st, const char *key)
@@ -543,6 +563,7 @@ static void state_free(struct qti *st)
 	qb_map_dispose(&st->medmap);
 	free(st->bank_title);
 	free(st->lang);
+	qb_mathml_free(st->math);
 	free(st);
 }
 
@@ -561,6 +582,8 @@ int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error 
 				  o->one_thread, err);
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
+	if (!rc)
+		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	/* the fixed names are taken before any item can want them */
 	if (!rc) {
 		name_key(TEST_FILE, &key);
@@ -609,13 +632,15 @@ int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *er
 	qb_buf_dispose(&title);
 	if (rc)
 		fail(st, rc, NULL);
+	else
+		math_load(st, b->file);
 	return failed(st, err);
 }
 
 int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st, NULL }, 1 };
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, qti_math_write, st->math }, 1 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;
@@ -641,7 +666,9 @@ int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error 
 	rc = qti_item_write(st->xbuf, q, &io, &e);
 	if (rc == QB_EREFUSED) {
 		st->q = NULL;  /* the message already names the question */
-		problem(st, "%s", e.msg);
+		/* no message: a formula whose refusal math_load recorded */
+		if (e.msg[0] || !st->nproblems)
+			problem(st, "%s", e.msg[0] ? e.msg : "refused");
 		goto done;
 	}
 	if (rc) {

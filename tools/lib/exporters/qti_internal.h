@@ -38,13 +38,13 @@
 
 /* ---- the writer: ../xmlw.h; rich text into its open mixed element ------ */
 
-/* Writes rich text N (qb_rich_write) into the open mixed element. Math
- * stays TeX (QB_MATH_TEX_SPAN: \( \) in a span, \[ \] in a div, or in a
- * span where QTI wants inline content) for the delivery system's MathJax
- * or KaTeX: no TeX-to-MathML converter is among the project's
- * dependencies, and a half-right MathML would be worse than TeX that every
- * QTI player can show as text and most typeset. */
+/* Writes rich text N (qb_rich_write) into the open mixed element. The
+ * exporters write math as MathML (QB_MATH_MATHML with qti_math_write):
+ * QTI players render MathML, and show TeX as raw text. */
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* qb_rich_opts.math_ml for a struct qb_mathml * CTX (../mathml.h). */
+int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n);
 
 /* ---- items (qti_item.c) ------------------------------------------------- */
 
