@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (moodle, qti21, markdown)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (moodle, qti21, qti30, markdown)", arg);
 	return 0;
 }
 
@@ -89,8 +89,8 @@ static int set_seed(void *field, const char *arg, const struct qb_opts *o)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "moodle, qti21 or markdown", F(x), set_target, 0 },
-	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21)",
+	{ "to", 0, "FORMAT", "moodle, qti21, qti30 or markdown", F(x), set_target, 0 },
+	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21, qti30)",
 	  F(o.output), qb_opt_string, 0 },
 	{ "answers", 0, NULL, "markdown: the teacher's version (keys, rationales, explanations)",
 	  F(o.answers), qb_opt_flag, 0 },
@@ -106,8 +106,8 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, a QTI 2.1 package or Pandoc Markdown",
-	"qbank export --to moodle|qti21|markdown [-o OUT] [--answers] [--forms N --seed S]\n"
+	"export", "write Moodle XML, a QTI 2.1 or 3.0 package or Pandoc Markdown",
+	"qbank export --to moodle|qti21|qti30|markdown [-o OUT] [--answers] [--forms N --seed S]\n"
 	"             [--title T] PATH...",
 	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
@@ -130,7 +130,7 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (moodle, qti21 or markdown)");
+		rc = cli_usage_error("export", "--to is required (moodle, qti21, qti30 or markdown)");
 		goto done;
 	}
 	if (first >= argc) {
