@@ -104,6 +104,7 @@ LIB_SRCS := \
 	tools/lib/exporters/qti_util.c \
 	tools/lib/exporters/qti_v3.c \
 	tools/lib/exporters/qti_zip.c \
+	tools/lib/exporters/target.c \
 	tools/lib/gitrev.c \
 	tools/lib/imgpath.c \
 	tools/lib/import.c \

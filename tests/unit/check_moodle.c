@@ -296,9 +296,9 @@ START_TEST(refusals_name_the_question)
 		const char *says;
 	} cases[] = {
 		{ "fraction-11-correct.xml", ":7: question 'refused-11-correct': 11 correct options "
-					     "would each be worth 100/11 %" },
+					     "would each be worth 100/11 = 9.09091%" },
 		{ "fraction-11-wrong.xml", ":7: question 'refused-11-wrong': 11 wrong options would "
-					   "each cost -100/11 %" },
+					   "each cost -100/11 = -9.09091%" },
 		{ "idnumber-101.xml", "the id is 101 characters long; Moodle's idnumber takes at most 100" },
 		{ "numeric-comma.xml", ":9: question 'refused-comma': the answer '3,5' is not a number" },
 		{ "matching-two.xml", "question 'refused-matching': Moodle's matching needs at least "

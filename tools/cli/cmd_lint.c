@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "../lib/config.h"
+#include "../lib/core/buf.h"
+#include "../lib/export.h"
 #include "../lib/lint.h"
 #include "../lib/paths.h"
 #include "../lib/run.h"
@@ -17,7 +19,55 @@ struct lint_args {
 	struct cli_lint_setup setup;
 	const struct qb_format *fmt;
 	int quiet;
+	/* --target: the exporters whose checks run (default: every one) */
+	const struct qb_exporter *targets[16];
+	size_t ntargets;
+	int targets_set;
 };
+
+/* --target NAME,...|none: the exporter table's names (export.h); the
+ * linter sees only the exporters' check functions (exporter.h). */
+static int set_targets(void *field, const char *arg, const struct qb_opts *o)
+{
+	struct lint_args *a = field;
+	const char *p = arg;
+
+	a->targets_set = 1;
+	a->ntargets = 0;
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char name[32];
+		const struct qb_exporter *x = NULL;
+		size_t i;
+
+		if (n > 0 && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			x = qb_exporter_find(name);
+		}
+		if (!x) {
+			struct qb_buf names = QB_BUF_INIT;
+			int rc;
+
+			for (i = 0; i < qb_nexporters; i++)
+				(void)qb_buf_printf(&names, "%s%s", i ? ", " : "", qb_exporters[i].name);
+			rc = cli_usage_error(o->name, "unknown target '%.*s' (%s, or none)", (int)n, p,
+					     names.ptr ? names.ptr : "");
+			qb_buf_dispose(&names);
+			return rc;
+		}
+		for (i = 0; i < a->ntargets && a->targets[i] != x; i++)
+			;
+		if (i == a->ntargets && a->ntargets < sizeof(a->targets) / sizeof(a->targets[0]))
+			a->targets[a->ntargets++] = x;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
 
 static int set_format(void *field, const char *arg, const struct qb_opts *o)
 {
@@ -47,6 +97,8 @@ static const struct qb_opt lint_opts[] = {
 	  cli_opt_disable, 0 },
 	{ "enable", 0, "ID,...", "turn rules on at their default severity", F(setup),
 	  cli_opt_enable, 0 },
+	{ "target", 0, "NAME,...", "run these exporters' checks (default: every target;\n"
+	  "none: no target checks)", 0, set_targets, 0 },
 	{ "quiet", 'q', NULL, "no progress display on a terminal", F(quiet), qb_opt_flag, 0 },
 	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
 };
@@ -55,7 +107,8 @@ const struct qb_opts cmd_lint_opts = {
 	"lint", "check banks: schema, answer keys, duplicates, coverage, item-writing flaws",
 	"qbank lint [--format gcc|json|sarif|github|junit] [--config FILE | --no-config]\n"
 	"           [--max-warnings N] [--min-explanation-coverage PCT]\n"
-	"           [--min-rationale-coverage PCT] [--disable ID,...] [--enable ID,...] PATH...",
+	"           [--min-rationale-coverage PCT] [--disable ID,...] [--enable ID,...]\n"
+	"           [--target NAME,...|none] PATH...",
 	lint_opts, sizeof(lint_opts) / sizeof(lint_opts[0]), 32,
 	"PATH is a bank file or a folder (every *.xml below it). Exit 0: no errors;\n"
 	"1: findings fail the run; 2: usage, configuration or I/O error.",
@@ -81,7 +134,7 @@ static void warn_limit(const struct qb_lint *l, const struct qb_diags *d)
 
 int cmd_lint(int argc, char **argv)
 {
-	struct lint_args a = { { NULL, NULL, 0 }, NULL, 0 };
+	struct lint_args a;
 	struct qb_paths paths = { NULL, 0 };
 	struct qb_error err = { 0, "" };
 	struct qb_lint *l = NULL;
@@ -90,6 +143,7 @@ int cmd_lint(int argc, char **argv)
 	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update, QB_RUN_LIGHT };
 	int c, first, rc = QB_EXIT_USAGE;
 
+	memset(&a, 0, sizeof(a));
 	a.fmt = qb_format_find("gcc");
 	if (cli_lint_setup_init(&a.setup))
 		return QB_EXIT_USAGE;
@@ -102,6 +156,11 @@ int cmd_lint(int argc, char **argv)
 	}
 	if (cli_lint_setup_open(&a.setup, "lint", argv + first, (size_t)(argc - first), &paths, &l))
 		goto done;
+	if (!a.targets_set)
+		for (a.ntargets = 0; a.ntargets < qb_nexporters &&
+		     a.ntargets < sizeof(a.targets) / sizeof(a.targets[0]); a.ntargets++)
+			a.targets[a.ntargets] = &qb_exporters[a.ntargets];
+	qb_lint_set_targets(l, a.targets, a.ntargets);
 	cli_progress_init(&prog, a.quiet);
 	c = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&prog);

@@ -4,23 +4,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/array.h"
 #include "exporter.h"
 #include "exporters/exporters.h"
 #include "lint.h"
 #include "pipeline.h"
+#include "rules.h"
 #include "run.h"
 
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
-	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort },
+	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
-	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort },
+	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort,
+	  qb_moodle_check },
 	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort },
+	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check },
 	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort },
+	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort, qb_qti_check },
 };
 
 const size_t qb_nexporters = sizeof(qb_exporters) / sizeof(qb_exporters[0]);
@@ -39,7 +42,64 @@ struct export_ctx {
 	const struct qb_exporter *x;
 	void *state;
 	const struct qb_export_opts *o;
+	/* The questions the target check refused, kept apart from the lint's
+	 * findings (the lint may run on another thread) and joined after the
+	 * run; base[i] is the bank rule of refusal i. */
+	struct qb_diags refused;
+	enum qb_rule_key *base;
+	size_t capbase;
 };
+
+/* A refusal: an error whatever the configuration says of RULE. */
+static int refuse_report(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			 enum qb_rule_key base, unsigned long line, const char *msg)
+{
+	struct export_ctx *c = ctx;
+	int rc;
+
+	if (QB_ARRAY_RESERVE(c->base, c->capbase, c->refused.n + 1))
+		return QB_ENOMEM;
+	rc = qb_diags_add(&c->refused, q->file, line, QB_SEV_ERROR, qb_rules[rule].id, q->id,
+			  "question '%s' cannot be exported to %s: %s", q->id, c->x->name, msg);
+	if (!rc)
+		c->base[c->refused.n - 1] = base;
+	return rc;
+}
+
+/* 1 when the lint already has an error of BASE about question QID of FILE:
+ * the refusal would say the same thing again. */
+static int said_by_lint(const struct qb_diags *d, enum qb_rule_key base, const char *file,
+			const char *qid)
+{
+	size_t i;
+
+	if (base >= QB_RULE_COUNT)
+		return 0;
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].severity == QB_SEV_ERROR && d->v[i].question &&
+		    strcmp(d->v[i].rule, qb_rules[base].id) == 0 &&
+		    strcmp(d->v[i].question, qid) == 0 && strcmp(d->v[i].file, file) == 0)
+			return 1;
+	return 0;
+}
+
+/* Moves the refusals into the lint's findings, sorted with them. */
+static int join_refusals(struct export_ctx *c, struct qb_diags *d)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < c->refused.n && !rc; i++) {
+		const struct qb_diag *r = &c->refused.v[i];
+
+		if (said_by_lint(d, c->base[i], r->file, r->question))
+			continue;
+		rc = qb_diags_add(d, r->file, r->line, r->severity, r->rule, r->question, "%s",
+				  r->message);
+	}
+	qb_diags_sort(d);
+	return rc;
+}
 
 static int hook_bank(void *ctx, const struct qb_bank_info *b, struct qb_error *err)
 {
@@ -51,7 +111,19 @@ static int hook_bank(void *ctx, const struct qb_bank_info *b, struct qb_error *e
 static int hook_question(void *ctx, const struct qb_question *q, struct qb_error *err)
 {
 	struct export_ctx *c = ctx;
+	struct qb_target_sink s = { refuse_report, c };
+	size_t had = c->refused.n;
+	int rc;
 
+	if (c->x->check) {
+		rc = c->x->check(q, &s);
+		if (rc) {
+			qb_error_set(err, rc, "%s", qb_error_str(rc));
+			return rc;
+		}
+		if (c->refused.n > had)
+			return 0;   /* never written; the export is refused at the end */
+	}
 	return c->x->question(c->state, q, err);
 }
 
@@ -82,7 +154,7 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_error *err)
 {
 	struct qb_export_opts xo = *o;
-	struct export_ctx c = { x, NULL, o };
+	struct export_ctx c = { x, NULL, o, { NULL, 0, 0, { 0, 0, 0, 0 } }, NULL, 0 };
 	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress,
 				  x->cost_hint == QB_EXPORTER_HEAVY ? QB_RUN_HEAVY : QB_RUN_LIGHT };
 	int rc, i;
@@ -103,6 +175,10 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 	if (rc)
 		return rc;
 	rc = qb_run(l, files, nfiles, &h, err);
+	if (!rc && c.refused.n)
+		rc = join_refusals(&c, qb_lint_diags(l));
+	qb_diags_dispose(&c.refused);
+	free(c.base);
 	if (!rc && qb_lint_diags(l)->count[QB_SEV_ERROR] > 0) {
 		qb_error_set(err, QB_EREFUSED, "export refused: the bank has %zu error%s; "
 			     "fix them (qbank lint) and export again",

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "model.h"
+#include "rule_ids.h"
 
 struct qb_export_opts {
 	const char *output;        /* -o, NULL or "-" for standard output */
@@ -36,6 +37,25 @@ enum qb_exporter_cost {
 	QB_EXPORTER_HEAVY
 };
 
+/* Where a target check reports: the linter (a finding, with the severity
+ * and suppressions in force) or the export driver (a refusal, whatever the
+ * configuration). */
+struct qb_target_sink {
+	/* One reason the target cannot hold Q as the bank means it. RULE is a
+	 * QB_RULE_TARGET_* key; BASE the bank rule that reports the same
+	 * mistake when it is on (QB_RULE_COUNT: none), so that the linter need
+	 * not say it twice; LINE 0 stands for the question's line; MSG is the
+	 * whole sentence. Returns 0 or a negative error. */
+	int (*report)(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+		      enum qb_rule_key base, unsigned long line, const char *msg);
+	void *ctx;
+};
+
+/* Formats a reason and hands it to S->report (exporters/target.c). */
+int qb_target_report(const struct qb_target_sink *s, const struct qb_question *q,
+		     enum qb_rule_key rule, enum qb_rule_key base, unsigned long line,
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 struct qb_exporter {
 	const char *name;          /* --to NAME */
 	const char *summary;
@@ -51,6 +71,13 @@ struct qb_exporter {
 	int (*commit)(void *state, struct qb_error *err);
 	/* Discards everything written. Frees the state; accepts NULL. */
 	void (*abort)(void *state);
+	/* The target checks: a pure function of one schema-valid question
+	 * (no state, no file system) that reports through S each reason the
+	 * target cannot hold it as the bank means it. `qbank lint` runs it as
+	 * findings; the export driver runs it before the question hook and
+	 * refuses the question on any report. 0 or a negative error; NULL: the
+	 * target takes every schema-valid question. */
+	int (*check)(const struct qb_question *q, const struct qb_target_sink *s);
 };
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "exporter.h"
 #include "rule.h"
 #include "rules.h"
 #include "text.h"
@@ -34,7 +35,13 @@ struct qb_lint {
 	const char *file;          /* current file */
 	size_t file_diag_start;    /* first diagnostic of the current file */
 
+	const struct qb_exporter *const *targets;  /* whose checks run (qb_lint_set_targets) */
+	size_t ntargets;
+
 	const struct qb_question *q;  /* current question, or NULL */
+	/* rules with an error-level finding about the current question: a
+	 * target check that says the same (its base rule) is not repeated */
+	unsigned char qerr[QB_RULE_COUNT];
 	struct suppressions supp;  /* inline suppressions of the current question */
 
 	struct qb_rule_ctx rules;  /* what the rules see */
@@ -303,6 +310,8 @@ static int vreport(struct qb_lint *l, enum qb_rule_key rule, const char *user_id
 	if (!err)
 		err = qb_diags_add(&l->diags, file, line, sev, id, question, "%s", msg.ptr);
 	qb_buf_dispose(&msg);
+	if (!err && sev == QB_SEV_ERROR && rule < QB_RULE_COUNT && l->q && question)
+		l->qerr[rule] = 1;
 	return err;
 }
 
@@ -327,6 +336,53 @@ void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line, enum q
 		(void)report_at(l, rule, file, line, question, "question '%s': %s", question, message);
 	else
 		(void)report_at(l, rule, file, line, question, "%s", message);
+}
+
+/* ---- target checks -------------------------------------------------- */
+
+void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n)
+{
+	l->targets = targets;
+	l->ntargets = n;
+}
+
+struct target_ctx {
+	struct qb_lint *l;
+	const struct qb_exporter *x;
+};
+
+static int target_report(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			 enum qb_rule_key base, unsigned long line, const char *msg)
+{
+	struct target_ctx *t = ctx;
+
+	if (base < QB_RULE_COUNT && t->l->qerr[base])
+		return 0;   /* the bank's own rule has said it */
+	return report_at(t->l, rule, t->l->file, line, q->id, "question '%s' cannot be exported "
+			 "to %s: %s", q->id, t->x->name, msg);
+}
+
+static int run_targets(struct qb_lint *l, const struct qb_question *q)
+{
+	struct target_ctx t = { l, NULL };
+	struct qb_target_sink s = { target_report, &t };
+	size_t i;
+	int err = 0;
+
+	if (q->schema_invalid || q->type >= QB_Q_UNKNOWN || !q->id)
+		return 0;
+	for (i = 0; i < l->ntargets && !err; i++) {
+		size_t j;
+
+		t.x = l->targets[i];
+		/* targets that share one check (QTI 2.1 and 3.0 share the item
+		 * writer) would only repeat its findings: the first one says them */
+		for (j = 0; j < i && l->targets[j]->check != t.x->check; j++)
+			;
+		if (t.x->check && j == i)
+			err = t.x->check(q, &s);
+	}
+	return err;
 }
 
 /* ---- the run -------------------------------------------------------- */
@@ -381,6 +437,7 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	int err = 0;
 
 	l->q = q;
+	memset(l->qerr, 0, sizeof(l->qerr));
 	l->stats.questions++;
 	l->rules.serial = l->stats.questions;
 	clear_supp(&l->supp);
@@ -408,6 +465,8 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	}
 	if (!err)
 		err = qb_rule_user_check(&l->rules, q);
+	if (!err)
+		err = run_targets(l, q);
 	if (!err)
 		err = report_unused(l, &l->supp, q->id);
 	clear_supp(&l->supp);

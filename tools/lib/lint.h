@@ -16,6 +16,7 @@
 #include "rule_ids.h"
 
 struct qb_lint;
+struct qb_exporter;
 
 struct qb_lint_stats {
 	size_t files;
@@ -28,6 +29,11 @@ struct qb_lint_stats {
 
 int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_error *err);
 void qb_lint_free(struct qb_lint *l);
+
+/* The targets whose checks (exporter.h) run as target-* findings on every
+ * schema-valid question, after the rule table; none until this is called.
+ * The array and its exporters must outlive L. */
+void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n);
 
 int qb_lint_file_begin(struct qb_lint *l, const char *file, size_t index);
 int qb_lint_question(struct qb_lint *l, const struct qb_question *q);

@@ -295,15 +295,95 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
-	[QB_RULE_TARGET_MOODLE_FRACTION] = { "target-moodle-fraction", QB_SEV_WARNING,
+	[QB_RULE_TARGET_MARKDOWN_KEY] = { "target-markdown-key", QB_SEV_ERROR,
+	  "a printed exam's answer key cannot state the question's key",
+	  "Target check of the markdown exporter (also for PDF and DOCX), run by lint unless "
+	  "--target leaves markdown out: a single question needs exactly one correct option and a "
+	  "multiple question at least one, or the answer key contradicts the question. The export "
+	  "refuses such a question whatever the configuration, even with key-missing or key-multiple "
+	  "switched off; lint reports this finding only when those rules do not.\n"
+	  "Bad: <!-- qbank-disable key-multiple --> before a single question with two correct options.\n"
+	  "Good: type=\"multiple\" with both options correct, or one key.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_EMPTY] = { "target-moodle-empty", QB_SEV_ERROR,
+	  "an option, answer, pair or distractor is empty, which Moodle drops or stops on",
+	  "Target check of the moodle exporter: Moodle's importer drops an empty answer (so the "
+	  "question is marked on fewer options than the bank has) and stops on a matching "
+	  "subquestion without an answer. Reported when text-empty does not report it.\n"
+	  "Bad: <option><text> </text></option>\nGood: <option><text>DDP</text></option>",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_FRACTION] = { "target-moodle-fraction", QB_SEV_ERROR,
 	  "a score split that Moodle's importer rejects",
-	  "Moodle accepts only grade fractions from a fixed list (100, 90, 83.33333, 80, 75, 70, "
-	  "66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0 "
-	  "and the negatives). A multiple-answer question whose correct count (or wrong count, for "
-	  "negative marks) has no listed share cannot be exported to Moodle.\n"
+	  "Target check of the moodle exporter. Moodle accepts only grade fractions from a fixed "
+	  "list (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, "
+	  "14.28571, 12.5, 11.11111, 10, 5, 0 and the negatives). A multiple-answer question whose "
+	  "correct count (or wrong count, for negative marks) has no listed share cannot be exported "
+	  "to Moodle.\n"
 	  "Bad: 7 correct options (100/7 = 14.28571 is listed, but 13 wrong options have no share).\n"
 	  "Good: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 or 20 correct options.",
-	  qb_rule_target_moodle_fraction, NULL },
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_KEY] = { "target-moodle-key", QB_SEV_ERROR,
+	  "Moodle cannot mark the question by its key (no key, or several in a single)",
+	  "Target check of the moodle exporter: a single question becomes a multichoice with one "
+	  "100% answer, so it needs exactly one correct option; a multiple question needs at least "
+	  "one, and a short question an accepted answer (else Moodle's import aborts). The export "
+	  "refuses such a question whatever the configuration; lint reports this finding only when "
+	  "key-missing, key-multiple or type-shape do not.\n"
+	  "Bad: key-missing = \"off\" and a single question with no correct option.\n"
+	  "Good: one option with correct=\"true\".",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_MATCHING] = { "target-moodle-matching", QB_SEV_ERROR,
+	  "a matching question with fewer than 3 answers (pairs plus distractors)",
+	  "Target check of the moodle exporter: Moodle's matching type needs at least 2 "
+	  "subquestions and 3 answers to choose from, and refuses the question otherwise. A "
+	  "matching question with two pairs needs a distractor (an extra response) for Moodle.\n"
+	  "Bad: two <pair> and no <distractor>.\n"
+	  "Good: two <pair> and one <distractor>, or three pairs.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_NUMBER] = { "target-moodle-number", QB_SEV_ERROR,
+	  "a number Moodle's database refuses (a numeric answer, a tolerance, an essay count)",
+	  "Target check of the moodle exporter: a numerical answer and its tolerance are numbers "
+	  "written with a '.', and an essay's lines, min-words and max-words whole numbers; "
+	  "Moodle's database refuses anything else. Reported when type-shape does not.\n"
+	  "Bad: <answer>3,5</answer>\nGood: <answer tolerance=\"0.05\">3.5</answer>",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_POINTS] = { "target-moodle-points", QB_SEV_ERROR,
+	  "points that Moodle's defaultgrade cannot hold",
+	  "Target check of the moodle exporter: points become the question's defaultgrade, a "
+	  "decimal of at most 5 digits before the point (99999.9999999).\n"
+	  "Bad: points=\"1000000\"\nGood: points=\"2\"",
+	  NULL, NULL },
+	[QB_RULE_TARGET_MOODLE_SHAPE] = { "target-moodle-shape", QB_SEV_ERROR,
+	  "a body Moodle's question type cannot take (fewer than 2 options, a truefalse answer)",
+	  "Target check of the moodle exporter: a multichoice needs two answers, a truefalse "
+	  "question exactly one answer, true or false. Reported when option-count or type-shape "
+	  "does not.\n"
+	  "Bad: option-count = \"off\" and a single question with one option.\n"
+	  "Good: two options or more.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_QTI_IDENTIFIER] = { "target-qti-identifier", QB_SEV_ERROR,
+	  "a question or option id that is not a QTI identifier, or two equal option ids",
+	  "Target check of the qti21 exporter: question ids become item identifiers and option "
+	  "ids choice identifiers, which are XML NCNames and unique within the item.\n"
+	  "Bad: <option id=\"1st\">\nGood: <option id=\"first\">",
+	  NULL, NULL },
+	[QB_RULE_TARGET_QTI_KEY] = { "target-qti-key", QB_SEV_ERROR,
+	  "the item's correctResponse cannot state the question's key",
+	  "Target check of the qti21 exporter: a single question's response has cardinality "
+	  "single, so it needs exactly one correct option (with two, a candidate who picks the "
+	  "second scores 0 and is shown its 'Correct.' rationale); a multiple, short, truefalse or "
+	  "matching question needs a key at all, or every answer scores 0. The export refuses such "
+	  "a question whatever the configuration; lint reports this finding only when key-missing, "
+	  "key-multiple or type-shape do not.\n"
+	  "Bad: <!-- qbank-disable key-multiple --> before a single question with two correct options.\n"
+	  "Good: type=\"multiple\" with both options correct.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_QTI_NUMBER] = { "target-qti-number", QB_SEV_ERROR,
+	  "a numeric answer or tolerance that is not a number QTI can compare",
+	  "Target check of the qti21 exporter: the answer becomes a float correctResponse and the "
+	  "tolerance an absolute tolerance of 0 or more. Reported when type-shape does not.\n"
+	  "Bad: <answer tolerance=\"-1\">3.5</answer>\nGood: <answer tolerance=\"0.05\">3.5</answer>",
+	  NULL, NULL },
 	[QB_RULE_TEXT_EMPTY] = { "text-empty", QB_SEV_ERROR,
 	  "a stem, option text or answer is empty or only white space",
 	  "An empty stem or option prints as a blank and imports as a broken question. Checked: the "

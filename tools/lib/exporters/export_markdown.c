@@ -547,3 +547,26 @@ void qb_md_abort(void *state)
 {
 	state_free(state, 1);
 }
+
+/* The target check (exporter.h): a printed exam and its answer key state
+ * the key the bank gives. A single question with no correct option, or
+ * with several, would print a key that contradicts its own instruction
+ * ("choose one"), and a multiple question with none a key with no box. */
+int qb_md_check(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	size_t i, k = 0;
+
+	if (!qb_qtype_is_choice(q->type) || !q->id)
+		return 0;
+	for (i = 0; i < q->noptions; i++)
+		k += q->options[i].correct != 0;
+	if (q->type == QB_Q_SINGLE && k != 1)
+		return qb_target_report(s, q, QB_RULE_TARGET_MARKDOWN_KEY,
+					k ? QB_RULE_KEY_MULTIPLE : QB_RULE_KEY_MISSING, 0,
+					"a single question asks for one answer; its answer key "
+					"would tick %zu options", k);
+	if (k == 0)
+		return qb_target_report(s, q, QB_RULE_TARGET_MARKDOWN_KEY, QB_RULE_KEY_MISSING, 0,
+					"no correct option: the answer key would tick none");
+	return 0;
+}

@@ -62,7 +62,6 @@ struct moodle {
 struct qtype_row {
 	const char *moodle;        /* question type attribute in Moodle XML */
 	const char *penalty;       /* Moodle's default penalty for the type */
-	int (*check)(struct moodle *st, const struct qb_question *q);
 	int (*body)(struct moodle *st, const struct qb_question *q);
 };
 
@@ -200,6 +199,14 @@ static int plain_collapsed(struct qb_buf *out, const xmlNode *n)
 
 /* ---- checks: what Moodle's importer would reject or mis-mark ------------- */
 
+/* The target checks (exporter.h): pure functions of the question, which
+ * `qbank lint` runs as target-moodle-* findings and the export driver runs
+ * before qb_moodle_question. Each reports the first reason of its kind. */
+typedef const struct qb_target_sink sink_t;
+
+#define REPORT(rule, base, line, ...) \
+	qb_target_report(s, q, QB_RULE_TARGET_MOODLE_##rule, QB_RULE_##base, (line), __VA_ARGS__)
+
 static int count_correct(const struct qb_question *q)
 {
 	size_t i;
@@ -210,135 +217,182 @@ static int count_correct(const struct qb_question *q)
 	return n;
 }
 
-static int check_choice(struct moodle *st, const struct qb_question *q)
+static int check_choice(const struct qb_question *q, sink_t *s)
 {
 	size_t i, n = (size_t)count_correct(q), wrong = q->noptions - n;
 
 	if (q->noptions < 2)
-		return problem(st, q, 0, "Moodle's multichoice needs at least 2 options, it has %zu",
-			       q->noptions);
+		return REPORT(SHAPE, OPTION_COUNT, 0, "Moodle's multichoice needs at least 2 options, "
+			      "it has %zu", q->noptions);
 	for (i = 0; i < q->noptions; i++)
 		if (qb_text_is_blank(q->options[i].text))
-			return problem(st, q, q->options[i].text_line,
-				       "option %s is empty; Moodle would drop it", q->options[i].id);
+			return REPORT(EMPTY, TEXT_EMPTY, q->options[i].text_line,
+				      "option %s is empty; Moodle would drop it", q->options[i].id);
 	if (q->type == QB_Q_SINGLE) {
 		if (n != 1)
-			return problem(st, q, 0, "a single-answer question needs exactly one "
-				       "correct option for a 100%% answer in Moodle, it has %zu", n);
+			return qb_target_report(s, q, QB_RULE_TARGET_MOODLE_KEY,
+						n ? QB_RULE_KEY_MULTIPLE : QB_RULE_KEY_MISSING, 0,
+						"a single-answer question needs exactly one correct "
+						"option for a 100%% answer in Moodle, it has %zu", n);
 		return 0;
 	}
 	if (n == 0)
-		return problem(st, q, 0, "no correct option: Moodle's positive fractions "
-			       "would not add up to 100%%");
+		return REPORT(KEY, KEY_MISSING, 0, "no correct option: Moodle's positive fractions "
+			      "would not add up to 100%%");
 	if (!qb_moodle_share(n))
-		return problem(st, q, 0, "%zu correct options would each be worth 100/%zu %%, "
-			       "which is not in Moodle's fixed list of grade fractions "
-			       "(1 to 10, or 20, correct options can be expressed)", n, n);
+		return REPORT(FRACTION, COUNT, 0, "%zu correct options would each be worth 100/%zu "
+			      "= %.5f%%, which is not in Moodle's fixed list of grade fractions "
+			      "(1 to 10, or 20, correct options can be expressed)", n, n,
+			      100.0 / (double)n);
 	if (wrong > 0 && !qb_moodle_share(wrong))
-		return problem(st, q, 0, "%zu wrong options would each cost -100/%zu %%, "
-			       "which is not in Moodle's fixed list of grade fractions "
-			       "(1 to 10, or 20, wrong options can be expressed)", wrong, wrong);
+		return REPORT(FRACTION, COUNT, 0, "%zu wrong options would each cost -100/%zu "
+			      "= -%.5f%%, which is not in Moodle's fixed list of grade fractions "
+			      "(1 to 10, or 20, wrong options can be expressed)", wrong, wrong,
+			      100.0 / (double)wrong);
 	return 0;
 }
 
-static int check_truefalse(struct moodle *st, const struct qb_question *q)
+static int check_truefalse(const struct qb_question *q, sink_t *s)
 {
 	if (q->nanswers != 1)
-		return problem(st, q, 0, "a truefalse question needs exactly one answer, it has %zu",
-			       q->nanswers);
+		return REPORT(SHAPE, TYPE_SHAPE, 0, "a truefalse question needs exactly one answer, "
+			      "it has %zu", q->nanswers);
 	if (strcmp(q->answers[0].value, "true") != 0 && strcmp(q->answers[0].value, "false") != 0)
-		return problem(st, q, q->answers[0].line,
-			       "the answer of a truefalse question must be 'true' or 'false', not '%s'",
-			       q->answers[0].value);
+		return REPORT(SHAPE, TYPE_SHAPE, q->answers[0].line, "the answer of a truefalse "
+			      "question must be 'true' or 'false', not '%s'", q->answers[0].value);
 	return 0;
 }
 
-static int check_short(struct moodle *st, const struct qb_question *q)
+static int check_short(const struct qb_question *q, sink_t *s)
 {
 	size_t i;
 
 	if (q->nanswers == 0)
-		return problem(st, q, 0, "a short-answer question without an accepted answer "
-			       "aborts Moodle's import (it needs a 100%% answer)");
+		return REPORT(KEY, TYPE_SHAPE, 0, "a short-answer question without an accepted "
+			      "answer aborts Moodle's import (it needs a 100%% answer)");
 	for (i = 0; i < q->nanswers; i++)
 		if (!q->answers[i].value[0])
-			return problem(st, q, q->answers[i].line, "accepted answer %zu is empty", i + 1);
+			return REPORT(EMPTY, TEXT_EMPTY, q->answers[i].line,
+				      "accepted answer %zu is empty", i + 1);
 	return 0;
 }
 
-static int check_numeric(struct moodle *st, const struct qb_question *q)
+static int check_numeric(const struct qb_question *q, sink_t *s)
 {
+	struct qb_buf tmp = QB_BUF_INIT;
 	const struct qb_answer *a;
 	int rc;
 
 	if (q->nanswers != 1)
-		return problem(st, q, 0, "a numeric question needs exactly one answer, it has %zu",
-			       q->nanswers);
+		return REPORT(SHAPE, TYPE_SHAPE, 0, "a numeric question needs exactly one answer, "
+			      "it has %zu", q->nanswers);
 	a = &q->answers[0];
-	qb_buf_clear(&st->tmp);
-	rc = qb_moodle_decimal(&st->tmp, a->value, 1);
+	rc = qb_moodle_decimal(&tmp, a->value, 1);
 	if (rc == QB_EINVAL)
-		return problem(st, q, a->line, "the answer '%s' is not a number written with a '.' "
-			       "(Moodle's database refuses it)", a->value);
-	if (rc)
-		return problem(st, q, a->line, "out of memory");
-	qb_buf_clear(&st->tmp);
-	if (a->tolerance && qb_moodle_decimal(&st->tmp, a->tolerance, 0))
-		return problem(st, q, a->line, "the tolerance '%s' is not a decimal number",
-			       a->tolerance);
-	return 0;
+		rc = REPORT(NUMBER, TYPE_SHAPE, a->line, "the answer '%s' is not a number written "
+			    "with a '.' (Moodle's database refuses it)", a->value);
+	else if (!rc && a->tolerance) {
+		qb_buf_clear(&tmp);
+		rc = qb_moodle_decimal(&tmp, a->tolerance, 0);
+		if (rc == QB_EINVAL)
+			rc = REPORT(NUMBER, TYPE_SHAPE, a->line, "the tolerance '%s' is not a decimal "
+				    "number", a->tolerance);
+	}
+	qb_buf_dispose(&tmp);
+	return rc;
 }
 
 static const char *const essay_counts[] = { "lines", "min-words", "max-words" };
 
-static int check_essay(struct moodle *st, const struct qb_question *q)
+static int check_essay(const struct qb_question *q, sink_t *s)
 {
+	struct qb_buf tmp = QB_BUF_INIT;
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; q->response && i < sizeof(essay_counts) / sizeof(essay_counts[0]); i++) {
+	for (i = 0; !rc && q->response && i < sizeof(essay_counts) / sizeof(essay_counts[0]); i++) {
 		xmlChar *v = xmlGetNoNsProp((xmlNodePtr)q->response, BAD_CAST essay_counts[i]);
 		int bad;
 
-		qb_buf_clear(&st->tmp);
-		bad = v && (qb_moodle_decimal(&st->tmp, (const char *)v, 0) ||
-			    strchr(st->tmp.ptr, '.') || st->tmp.ptr[0] == '-');
+		qb_buf_clear(&tmp);
+		bad = v && (qb_moodle_decimal(&tmp, (const char *)v, 0) || !tmp.ptr ||
+			    strchr(tmp.ptr, '.') || tmp.ptr[0] == '-');
 		xmlFree(v);
 		if (bad)
-			return problem(st, q, 0, "the response's %s is not a whole number",
-				       essay_counts[i]);
+			rc = REPORT(NUMBER, XML_SCHEMA, 0, "the response's %s is not a whole number",
+				    essay_counts[i]);
 	}
-	return 0;
+	qb_buf_dispose(&tmp);
+	return rc;
 }
 
-static int check_matching(struct moodle *st, const struct qb_question *q)
+static int check_matching(const struct qb_question *q, sink_t *s)
 {
+	struct qb_buf tmp = QB_BUF_INIT;
 	size_t i;
+	int rc = 0;
 
 	if (q->npairs < 2)
-		return problem(st, q, 0, "Moodle's matching needs at least 2 pairs, it has %zu",
-			       q->npairs);
+		return REPORT(MATCHING, TYPE_SHAPE, 0, "Moodle's matching needs at least 2 pairs, "
+			      "it has %zu", q->npairs);
 	if (q->npairs + q->ndistractors < 3)
-		return problem(st, q, 0, "Moodle's matching needs at least 3 answers (pairs plus "
-			       "distractors), it has %zu; add a distractor",
-			       q->npairs + q->ndistractors);
-	for (i = 0; i < q->npairs; i++) {
-		if (qb_text_is_blank(q->pairs[i].premise))
-			return problem(st, q, q->pairs[i].line, "pair %zu has an empty premise", i + 1);
-		if (plain_collapsed(&st->tmp, q->pairs[i].response))
-			return problem(st, q, 0, "out of memory");
-		if (!st->tmp.len)
-			return problem(st, q, q->pairs[i].line, "pair %zu has an empty response; "
-				       "a subquestion without an answer stops Moodle's import", i + 1);
+		return REPORT(MATCHING, COUNT, 0, "Moodle's matching needs at least 3 answers "
+			      "(pairs plus distractors), it has %zu; add a distractor",
+			      q->npairs + q->ndistractors);
+	for (i = 0; !rc && i < q->npairs; i++) {
+		if (qb_text_is_blank(q->pairs[i].premise)) {
+			rc = REPORT(EMPTY, TEXT_EMPTY, q->pairs[i].line, "pair %zu has an empty "
+				    "premise", i + 1);
+			break;
+		}
+		rc = plain_collapsed(&tmp, q->pairs[i].response);
+		if (!rc && !tmp.len) {
+			rc = REPORT(EMPTY, TEXT_EMPTY, q->pairs[i].line, "pair %zu has an empty "
+				    "response; a subquestion without an answer stops Moodle's import",
+				    i + 1);
+			break;
+		}
 	}
-	for (i = 0; i < q->ndistractors; i++) {
-		if (plain_collapsed(&st->tmp, q->distractors[i].node))
-			return problem(st, q, 0, "out of memory");
-		if (!st->tmp.len)
-			return problem(st, q, q->distractors[i].line,
-				       "distractor %zu is empty; Moodle would drop it", i + 1);
+	for (i = 0; !rc && i < q->ndistractors; i++) {
+		rc = plain_collapsed(&tmp, q->distractors[i].node);
+		if (!rc && !tmp.len) {
+			rc = REPORT(EMPTY, TEXT_EMPTY, q->distractors[i].line,
+				    "distractor %zu is empty; Moodle would drop it", i + 1);
+			break;
+		}
 	}
-	return 0;
+	qb_buf_dispose(&tmp);
+	return rc;
 }
+
+static int (*const type_checks[QB_Q_UNKNOWN])(const struct qb_question *, sink_t *) = {
+	[QB_Q_SINGLE] = check_choice,
+	[QB_Q_MULTIPLE] = check_choice,
+	[QB_Q_TRUEFALSE] = check_truefalse,
+	[QB_Q_SHORT] = check_short,
+	[QB_Q_NUMERIC] = check_numeric,
+	[QB_Q_ESSAY] = check_essay,
+	[QB_Q_MATCHING] = check_matching,
+};
+
+int qb_moodle_check(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	struct qb_buf tmp = QB_BUF_INIT;
+	int rc;
+
+	if (q->type >= QB_Q_UNKNOWN || !q->id)
+		return 0;   /* the schema's finding */
+	rc = qb_moodle_decimal(&tmp, q->points ? q->points : "1", 0);
+	if (rc == QB_EINVAL)
+		rc = REPORT(POINTS, XML_SCHEMA, 0, "points '%s' is not a decimal number", q->points);
+	else if (!rc && strcspn(tmp.ptr, ".") > 5)
+		rc = REPORT(POINTS, COUNT, 0, "points '%s' is too large for Moodle (at most "
+			    "99999.9999999)", q->points);
+	qb_buf_dispose(&tmp);
+	return rc ? rc : type_checks[q->type](q, s);
+}
+
+#undef REPORT
 
 /* ---- bodies per type ----------------------------------------------------- */
 
@@ -600,13 +654,13 @@ static int write_matching(struct moodle *st, const struct qb_question *q)
  * questions: a third of the mark per wrong try, all of it for true/false
  * (a second try could not be wrong), none for hand-graded essays. */
 static const struct qtype_row qtypes[QB_Q_UNKNOWN] = {
-	[QB_Q_SINGLE] = { "multichoice", "0.3333333", check_choice, write_choice },
-	[QB_Q_MULTIPLE] = { "multichoice", "0.3333333", check_choice, write_choice },
-	[QB_Q_TRUEFALSE] = { "truefalse", "1.0000000", check_truefalse, write_truefalse },
-	[QB_Q_SHORT] = { "shortanswer", "0.3333333", check_short, write_short },
-	[QB_Q_NUMERIC] = { "numerical", "0.3333333", check_numeric, write_numeric },
-	[QB_Q_ESSAY] = { "essay", "0.0000000", check_essay, write_essay },
-	[QB_Q_MATCHING] = { "matching", "0.3333333", check_matching, write_matching },
+	[QB_Q_SINGLE] = { "multichoice", "0.3333333", write_choice },
+	[QB_Q_MULTIPLE] = { "multichoice", "0.3333333", write_choice },
+	[QB_Q_TRUEFALSE] = { "truefalse", "1.0000000", write_truefalse },
+	[QB_Q_SHORT] = { "shortanswer", "0.3333333", write_short },
+	[QB_Q_NUMERIC] = { "numerical", "0.3333333", write_numeric },
+	[QB_Q_ESSAY] = { "essay", "0.0000000", write_essay },
+	[QB_Q_MATCHING] = { "matching", "0.3333333", write_matching },
 };
 
 /* ---- categories ---------------------------------------------------------- */
@@ -812,24 +866,36 @@ int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	return 0;
 }
 
-/* Everything Moodle's importer needs that the lint does not guarantee by
- * itself. Returns 1 when a problem was recorded. */
+static int problem_report(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			  enum qb_rule_key base, unsigned long line, const char *msg)
+{
+	(void)rule;
+	(void)base;
+	problem(ctx, q, line, "%s", msg);
+	return 0;
+}
+
+/* Everything Moodle's importer needs: the target checks, then what is not
+ * a property of the question alone (the bank's title as a category, image
+ * files on disk). Returns 1 when a problem was recorded. */
 static int check_question(struct moodle *st, const struct qb_question *q)
 {
-	const struct qtype_row *t = &qtypes[q->type];
+	struct qb_target_sink s = { problem_report, st };
+	size_t had = st->nproblems;
 	int rc;
 
-	/* Moodle's question.idnumber column is 100 characters wide */
+	/* Moodle's question.idnumber column is 100 characters wide. The
+	 * reader's limit-exceeded (the same 100) keeps such a question from
+	 * every exporter whatever the configuration, so this is no target
+	 * check; it guards a caller that feeds the hooks directly. */
 	if (qb_moodle_utf8_len(q->id) > QB_LIMIT_ID_CHARS)
 		return problem(st, q, 0, "the id is %zu characters long; Moodle's idnumber "
 			       "takes at most %d", qb_moodle_utf8_len(q->id), QB_LIMIT_ID_CHARS);
-	qb_buf_clear(&st->tmp);
-	if (qb_moodle_decimal(&st->tmp, q->points ? q->points : "1", 0))
-		return problem(st, q, 0, "points '%s' is not a decimal number", q->points);
-	if (strcspn(st->tmp.ptr, ".") > 5)
-		return problem(st, q, 0, "points '%s' is too large for Moodle (at most 99999.9999999)",
-			       q->points);
-	if (check_categories(st, q) || t->check(st, q))
+	if (qb_moodle_check(q, &s) < 0)
+		return problem(st, q, 0, "out of memory");
+	if (st->nproblems > had)
+		return 1;
+	if (check_categories(st, q))
 		return 1;
 	rc = qb_moodle_field_check_images(&st->field, q->node);
 	if (rc)

@@ -10,18 +10,21 @@ int qb_md_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_md_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_md_commit(void *state, struct qb_error *err);
 void qb_md_abort(void *state);
+int qb_md_check(const struct qb_question *q, const struct qb_target_sink *s);
 
 int qb_moodle_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_moodle_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_moodle_commit(void *state, struct qb_error *err);
 void qb_moodle_abort(void *state);
+int qb_moodle_check(const struct qb_question *q, const struct qb_target_sink *s);
 
 int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err);
 int qb_qti_commit(void *state, struct qb_error *err);
 void qb_qti_abort(void *state);
+int qb_qti_check(const struct qb_question *q, const struct qb_target_sink *s);
 
 int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);

@@ -35,6 +35,7 @@
  * qti-content-body (content_body below), and a rubric block says its use.
  */
 #include "qti_internal.h"
+#include "exporters.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -905,3 +906,86 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 			     q->line, q->id, qb_error_str(rc));
 	return rc;
 }
+
+/* ---- the target checks (exporter.h) ---------------------------------------
+ * What a QTI item cannot hold as the bank means it: identifiers that are
+ * not NCNames, a number that is none, and a key that a response
+ * declaration of the question's cardinality cannot state (no correct
+ * option, or several in a single whose cardinality is single: a candidate
+ * who picks the second would score 0 and be shown its "Correct." rationale). */
+
+#define REPORT(rule, base, line, ...) \
+	qb_target_report(s, q, QB_RULE_TARGET_QTI_##rule, QB_RULE_##base, (line), __VA_ARGS__)
+
+static int check_key(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	size_t k = count_correct(q);
+
+	switch (q->type) {
+	case QB_Q_SINGLE:
+		if (k != 1)
+			return qb_target_report(s, q, QB_RULE_TARGET_QTI_KEY,
+						k ? QB_RULE_KEY_MULTIPLE : QB_RULE_KEY_MISSING, 0,
+						"a single question's response has cardinality single: "
+						"it needs exactly one correct option, it has %zu", k);
+		return 0;
+	case QB_Q_MULTIPLE:
+		if (k == 0)
+			return REPORT(KEY, KEY_MISSING, 0, "no correct option: the item's "
+				      "correctResponse would be empty and every answer score 0");
+		return 0;
+	case QB_Q_TRUEFALSE:
+		if (q->nanswers != 1)
+			return REPORT(KEY, TYPE_SHAPE, 0, "a truefalse question needs exactly one "
+				      "answer for its correctResponse, it has %zu", q->nanswers);
+		return 0;
+	case QB_Q_SHORT:
+		if (q->nanswers == 0)
+			return REPORT(KEY, TYPE_SHAPE, 0, "no accepted answer: the item's "
+				      "correctResponse would be empty");
+		return 0;
+	case QB_Q_MATCHING:
+		if (q->npairs == 0)
+			return REPORT(KEY, TYPE_SHAPE, 0, "no pair: the item's correctResponse "
+				      "would be empty");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int qb_qti_check(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	size_t i, j;
+	double v;
+
+	if (q->type >= QB_Q_UNKNOWN || !q->id)
+		return 0;   /* the schema's finding */
+	if (!qti_is_ncname(q->id))
+		return REPORT(IDENTIFIER, COUNT, 0, "question id '%s' is not a valid QTI identifier "
+			      "(an XML NCName)", q->id);
+	for (i = 0; qb_qtype_is_choice(q->type) && i < q->noptions; i++) {
+		if (!qti_is_ncname(q->options[i].id))
+			return REPORT(IDENTIFIER, COUNT, q->options[i].line, "option id '%s' is not a "
+				      "valid QTI identifier (an XML NCName)",
+				      q->options[i].id ? q->options[i].id : "");
+		for (j = 0; j < i; j++)
+			if (strcmp(q->options[i].id, q->options[j].id) == 0)
+				return REPORT(IDENTIFIER, TYPE_SHAPE, q->options[i].line, "two options "
+					      "have the id '%s'; QTI choice identifiers must differ",
+					      q->options[i].id);
+	}
+	if (q->type == QB_Q_NUMERIC) {
+		const struct qb_answer *a = q->nanswers ? &q->answers[0] : NULL;
+
+		if (!a || !a->value || qti_parse_double(a->value, &v))
+			return REPORT(NUMBER, TYPE_SHAPE, a ? a->line : 0, "the numeric answer '%s' "
+				      "is not a number", a && a->value ? a->value : "");
+		if (a->tolerance && (qti_parse_double(a->tolerance, &v) || v < 0))
+			return REPORT(NUMBER, TYPE_SHAPE, a->line, "the tolerance '%s' is not a "
+				      "number of 0 or more", a->tolerance);
+	}
+	return check_key(q, s);
+}
+
+#undef REPORT

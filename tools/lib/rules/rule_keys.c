@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../moodle_grades.h"
 #include "../text.h"
 #include "rules_impl.h"
 
@@ -276,37 +275,6 @@ int qb_rule_key_rationale_conflict(struct qb_rule_ctx *cx, const struct qb_quest
 						     cx->scratch2.ptr, truth ? "true" : "false");
 		}
 	}
-	return err;
-}
-
-/* ---- target-moodle-fraction ------------------------------------------- */
-
-/* Moodle gives each correct option of a multi-answer question 100/N percent
- * and, for negative marking, each wrong option -100/W; both must be in its
- * fixed list. W = 0 is key-all-correct's finding. */
-int qb_rule_target_moodle_fraction(struct qb_rule_ctx *cx, const struct qb_question *q)
-{
-	size_t n, w;
-	int err = 0;
-
-	if (q->type != QB_Q_MULTIPLE)
-		return 0;
-	n = count_correct(q);
-	w = q->noptions - n;
-	if (n == 0)
-		return 0;  /* key-missing */
-	if (!qb_moodle_share(n))
-		err = qb_rule_report(cx, QB_RULE_TARGET_MOODLE_FRACTION, q->line,
-				     "multiple question '%s' has %zu correct options: each would be worth "
-				     "100/%zu = %.5f%%, which is not in Moodle's list of grade fractions "
-				     "(1 to 10 or 20 correct options can be scored)",
-				     qb_rule_qid(q), n, n, 100.0 / (double)n);
-	if (!err && w > 0 && !qb_moodle_share(w))
-		err = qb_rule_report(cx, QB_RULE_TARGET_MOODLE_FRACTION, q->line,
-				     "multiple question '%s' has %zu wrong options: each would cost "
-				     "-100/%zu = -%.5f%%, which is not in Moodle's list of grade fractions "
-				     "(1 to 10 or 20 wrong options can be penalised)",
-				     qb_rule_qid(q), w, w, 100.0 / (double)w);
 	return err;
 }
 

@@ -26,7 +26,6 @@ int qb_rule_key_multiple(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_key_select_mismatch(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_key_rationale_conflict(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_key_all_correct(struct qb_rule_ctx *cx, const struct qb_question *q);
-int qb_rule_target_moodle_fraction(struct qb_rule_ctx *cx, const struct qb_question *q);
 int qb_rule_numeric_tolerance_missing(struct qb_rule_ctx *cx, const struct qb_question *q);
 
 /* rule_options.c */
