@@ -20,7 +20,13 @@
  * question K and prints its line on standard error, to check that a reader
  * reports it at the right line of a large file.
  *
- * Usage: qbank-gen [-n N] [-s SEED] [-e K] [-o FILE]
+ * -p text writes the other shape of bank the benchmark measures: plain
+ * text shaped like real course banks (stems of 12-30 words, 4-5 options of
+ * 3-9 words, a rationale of 6-16 words on each, an explanation of 15-40
+ * words, one tag, no inline markup, `multiple` every fourth question;
+ * about 1.6 KB a question).
+ *
+ * Usage: qbank-gen [-n N] [-p markup|text] [-s SEED] [-e K] [-o FILE]
  * The XML is written with libxml2's xmlTextWriter. */
 #include <errno.h>
 #include <getopt.h>
@@ -33,7 +39,27 @@
 
 #define PER_CATEGORY 1000UL
 #define PER_PART     10000UL
-#define MULTIPLE_EVERY 5UL
+
+/* The shapes of bank the generator writes (-p). "markup" is the original
+ * benchmark bank; "text" is shaped like real course banks (about 1.6 KB a
+ * question, no inline markup), where libxml2's own work is smaller and
+ * qbank's share of the time shows more. */
+struct profile {
+	const char *name;
+	unsigned long stem_lo, stem_hi;       /* words in a stem */
+	unsigned long opt_lo, opt_hi;         /* words in an option */
+	unsigned long rat_lo, rat_hi;         /* words in a rationale, after its first */
+	unsigned long expl_lo, expl_hi;       /* words in an explanation */
+	unsigned long multiple_every;         /* every Nth question is `multiple` */
+	unsigned long max_tags;
+	int markup;                           /* code, em, strong, math, paragraphs */
+};
+
+static const struct profile profiles[] = {
+	{ "markup", 15, 40, 3, 10, 10, 25,  0,  0, 5, 2, 1 },  /* explanation: see write_explanation */
+	{ "text",   12, 30, 3,  9,  5, 15, 15, 40, 4, 1, 0 },
+};
+static const struct profile *prof = &profiles[0];
 
 /* ---- deterministic random numbers (splitmix64) ----------------------- */
 
@@ -262,8 +288,8 @@ static int write_stem(xmlTextWriterPtr w, unsigned long qno, unsigned long nsel)
 {
 	struct text t;
 	char nw[32];
-	unsigned long total = rng_range(15, 40), ctxw, leadw;
-	unsigned long style = rng_range(0, 9);
+	unsigned long total = rng_range(prof->stem_lo, prof->stem_hi), ctxw, leadw;
+	unsigned long style = prof->markup ? rng_range(0, 9) : 9;
 
 	number_word(nw, sizeof(nw), qno);
 	ctxw = total / 2 + rng_range(0, total / 4);
@@ -300,7 +326,10 @@ static int write_stem(xmlTextWriterPtr w, unsigned long qno, unsigned long nsel)
 
 		snprintf(sel, sizeof(sel), "Select %s.", number_words[nsel]);
 		W(xmlTextWriterWriteString(w, BAD_CAST " "));
-		W(write_text_el(w, "strong", sel));
+		if (prof->markup)
+			W(write_text_el(w, "strong", sel));
+		else
+			W(xmlTextWriterWriteString(w, BAD_CAST sel));
 	}
 	return xmlTextWriterEndElement(w);
 }
@@ -311,7 +340,7 @@ static int write_rationale(xmlTextWriterPtr w, int correct)
 
 	text_clear(&t);
 	text_add(&t, correct ? "Correct." : "Incorrect.");
-	text_words(&t, rng_range(10, 25), 1);
+	text_words(&t, rng_range(prof->rat_lo, prof->rat_hi), 1);
 	text_add(&t, ".");
 	return write_text_el(w, "rationale", t.buf);
 }
@@ -319,8 +348,16 @@ static int write_rationale(xmlTextWriterPtr w, int correct)
 static int write_explanation(xmlTextWriterPtr w)
 {
 	struct text t;
-	unsigned long style = rng_range(0, 3);
+	unsigned long style;
 
+	if (!prof->markup) {
+		/* one paragraph of plain text */
+		text_clear(&t);
+		text_words(&t, rng_range(prof->expl_lo, prof->expl_hi), 1);
+		text_add(&t, ".");
+		return write_text_el(w, "explanation", t.buf);
+	}
+	style = rng_range(0, 3);
 	W(xmlTextWriterStartElement(w, BAD_CAST "explanation"));
 	text_clear(&t);
 	text_words(&t, rng_range(12, 30), 1);
@@ -357,12 +394,12 @@ static int write_question(xmlTextWriterPtr w, struct gen *g, unsigned long qno)
 	struct text opt[5];
 	unsigned long nopt = rng_range(4, 5), i, ncorrect = 1, nsel = 0, tag;
 	int correct[5] = { 0 };
-	int multiple = qno % MULTIPLE_EVERY == MULTIPLE_EVERY - 1;
+	int multiple = qno % prof->multiple_every == prof->multiple_every - 1;
 
 	snprintf(id, sizeof(id), "q%07lu", qno + 1);
 	for (i = 0; i < nopt; i++) {
 		text_clear(&opt[i]);
-		text_words(&opt[i], rng_range(3, 10), 1);
+		text_words(&opt[i], rng_range(prof->opt_lo, prof->opt_hi), 1);
 	}
 	if (multiple) {
 		/* 2 or 3 correct, never every option */
@@ -405,7 +442,7 @@ static int write_question(xmlTextWriterPtr w, struct gen *g, unsigned long qno)
 	W(write_text_el(w, "source", num));
 	tag = rng_range(0, NTAGS - 1);
 	W(write_text_el(w, "tag", tags[tag]));
-	if (rng_range(0, 1))  /* a second, different tag */
+	if (prof->max_tags > 1 && rng_range(0, 1))  /* a second, different tag */
 		W(write_text_el(w, "tag", tags[(tag + rng_range(1, NTAGS - 1)) % NTAGS]));
 	W(write_stem(w, qno, nsel));
 	if (g->error_at == qno + 1) {
@@ -490,10 +527,24 @@ static int parse_ulong(const char *s, unsigned long *out)
 	return 0;
 }
 
+static int set_profile(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		if (strcmp(profiles[i].name, name) == 0) {
+			prof = &profiles[i];
+			return 0;
+		}
+	return -1;
+}
+
 static void usage(FILE *f)
 {
-	fputs("usage: qbank-gen [-n QUESTIONS] [-s SEED] [-e QUESTION] [-o FILE]\n"
+	fputs("usage: qbank-gen [-n QUESTIONS] [-p PROFILE] [-s SEED] [-e QUESTION] [-o FILE]\n"
 	      "  -n, --questions N   number of questions (default 1000)\n"
+	      "  -p, --profile P     markup (default: markup-heavy, the original benchmark bank)\n"
+	      "                      or text (plain text, about 1.6 KB a question)\n"
 	      "  -s, --seed S        random seed (default 1)\n"
 	      "  -e, --error-at K    put one schema error into question K (1-based)\n"
 	      "  -o, --output FILE   write to FILE instead of standard output\n", f);
@@ -504,6 +555,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "questions", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'p' },
 		{ "error-at", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -517,12 +569,14 @@ int main(int argc, char **argv)
 	xmlTextWriterPtr w;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "n:s:e:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:p:s:e:o:h", longopts, NULL)) != -1) {
 		if (c == 'n' && parse_ulong(optarg, &g.n) == 0)
 			continue;
 		if (c == 's' && parse_ulong(optarg, &seed) == 0)
 			continue;
 		if (c == 'e' && parse_ulong(optarg, &g.error_at) == 0)
+			continue;
+		if (c == 'p' && set_profile(optarg) == 0)
 			continue;
 		if (c == 'o') {
 			path = optarg;

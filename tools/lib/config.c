@@ -33,7 +33,6 @@ static void user_rule_dispose(struct qb_user_rule *r)
 	free(r->id);
 	free(r->pattern);
 	free(r->message);
-	pcre2_match_data_free(r->md);
 	pcre2_code_free(r->code);
 }
 
@@ -620,8 +619,7 @@ static int finish_custom(struct parser *p)
 	/* JIT makes matching several times faster; without it (not built in,
 	 * no executable memory) the interpreter does the same work. */
 	(void)pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE);
-	r->md = pcre2_match_data_create_from_pattern(r->code, NULL);
-	return r->md ? 0 : QB_ENOMEM;
+	return 0;
 }
 
 static int start_custom(struct parser *p)

@@ -50,7 +50,6 @@ struct qb_user_rule {
 	unsigned long line;          /* of its [[custom-rule]] header */
 	unsigned long pattern_line;
 	pcre2_code *code;            /* compiled once, JIT when available */
-	pcre2_match_data *md;
 };
 
 struct qb_config {

@@ -13,6 +13,7 @@
 #include "gitrev.h"
 #include "imgpath.h"
 #include "paths.h"
+#include "pipeline.h"
 #include "reader.h"
 #include "rules.h"
 #include "text.h"
@@ -339,6 +340,28 @@ static int pass1(struct side *s, xmlSchemaPtr schema, struct qb_error *err)
 	s->file_first[s->nfiles] = s->nrec;
 	if (!rc && s->lint)
 		rc = qb_lint_finish(s->lint);
+	return rc;
+}
+
+/* Pass 1 of one side as a job of its own: the two sides share nothing they
+ * write (each has its lint, reader and compiled schema; the configuration
+ * is read only), so qb_pipeline_pair reads them at the same time. */
+struct pass1_job {
+	struct side *s;
+	struct qb_error err;
+	int rc;
+};
+
+static int pass1_job(void *arg)
+{
+	struct pass1_job *j = arg;
+	xmlSchemaPtr schema = NULL;
+	int rc = qb_schema_load(&schema, &j->err);
+
+	if (!rc)
+		rc = pass1(j->s, schema, &j->err);
+	qb_schema_free(schema);
+	j->rc = rc;
 	return rc;
 }
 
@@ -1253,7 +1276,7 @@ int qb_diff_run(struct qb_diff_report **out, const char *old_spec, const char *n
 {
 	struct qb_diff_report *rep;
 	struct qb_diff_priv *p;
-	xmlSchemaPtr schema = NULL;
+	struct pass1_job job[2];
 	int rc, sd;
 
 	*out = NULL;
@@ -1277,11 +1300,14 @@ int qb_diff_run(struct qb_diff_report **out, const char *old_spec, const char *n
 	for (sd = 0; sd < 2 && !rc && opts->cfg; sd++)
 		rc = qb_lint_new(&p->s[sd].lint, opts->cfg, err);
 	rep->linted = opts->cfg != NULL;
-	if (!rc)
-		rc = qb_schema_load(&schema, err);
-	for (sd = 0; sd < 2 && !rc; sd++)
-		rc = pass1(&p->s[sd], schema, err);
-	qb_schema_free(schema);
+	memset(job, 0, sizeof(job));
+	for (sd = 0; sd < 2; sd++)
+		job[sd].s = &p->s[sd];
+	if (!rc) {
+		rc = qb_pipeline_pair(pass1_job, &job[0], &job[1]);
+		if (rc)
+			*err = job[0].rc ? job[0].err : job[1].err;
+	}
 	if (!rc)
 		rc = match(&p->s[0], &p->s[1]);
 	if (!rc) {

@@ -448,3 +448,34 @@ done:
 	free(p);
 	return rc;
 }
+
+/* ---- two independent jobs ------------------------------------------------ */
+
+struct pair_job {
+	int (*job)(void *arg);
+	void *arg;
+	int rc;
+};
+
+static void *pair_main(void *arg)
+{
+	struct pair_job *j = arg;
+
+	j->rc = j->job(j->arg);
+	return NULL;
+}
+
+int qb_pipeline_pair(int (*job)(void *arg), void *a, void *b)
+{
+	struct pair_job jb = { job, b, 0 };
+	pthread_t t;
+	int rc;
+
+	if (qb_pipeline_one_thread() || pthread_create(&t, NULL, pair_main, &jb) != 0) {
+		rc = job(a);
+		return rc ? rc : job(b);
+	}
+	rc = job(a);
+	pthread_join(t, NULL);
+	return rc ? rc : jb.rc;
+}

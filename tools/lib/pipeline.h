@@ -57,4 +57,11 @@ int qb_pipeline_file(struct qb_pipeline *p, const char *file, size_t index,
 
 void qb_pipeline_free(struct qb_pipeline *p);
 
+/* Runs JOB(A) and JOB(B), two jobs that share nothing they write, at the
+ * same time: B on a thread of its own, A on the calling thread (one after
+ * the other with QBANK_THREADS=1, or when no thread can be started).
+ * Returns A's result when it failed, else B's. qbank diff reads its two
+ * sides this way. */
+int qb_pipeline_pair(int (*job)(void *arg), void *a, void *b);
+
 #endif

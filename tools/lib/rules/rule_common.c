@@ -463,6 +463,11 @@ static size_t count_chars(const char *s, size_t n)
 	return n - cont;
 }
 
+pcre2_match_data *qb_rule_match_data(struct qb_rule_ctx *cx)
+{
+	return cx->state->md;
+}
+
 int qb_rule_qcache(struct qb_rule_ctx *cx, const struct qb_question *q, const struct qb_qcache **out)
 {
 	struct qb_qcache *c = &cx->state->qc;

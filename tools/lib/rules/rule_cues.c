@@ -1,5 +1,7 @@
 /* Cue rules (hints that give the key away to a test-wise candidate):
  * cue-longest-option, cue-absolute-terms, cue-stem-echo. */
+/* memmem */
+#define _GNU_SOURCE
 #include <string.h>
 
 #include "rules_impl.h"
@@ -133,7 +135,7 @@ static int echo_is_stop(const char *w, size_t n)
 	size_t i;
 
 	for (i = 0; i < sizeof(echo_stop) / sizeof(echo_stop[0]); i++)
-		if (strlen(echo_stop[i]) == n && memcmp(echo_stop[i], w, n) == 0)
+		if (echo_stop[i][0] == w[0] && strncmp(echo_stop[i], w, n) == 0 && !echo_stop[i][n])
 			return 1;
 	for (i = 0; i < n; i++)
 		if (!(w[i] >= '0' && w[i] <= '9'))
@@ -141,17 +143,20 @@ static int echo_is_stop(const char *w, size_t n)
 	return 1;  /* a number is no content word */
 }
 
-/* 1 when W[0..n) is a whole word of S[0..len) (normalised texts, same case). */
+/* 1 when W[0..n) is a whole word of S[0..len) (normalised texts, same case).
+ * memmem finds the candidates: a byte-by-byte memcmp made this rule an
+ * eighth of lint's time on a text-heavy bank. */
 static int echo_has_word(const char *s, size_t len, const char *w, size_t n)
 {
-	size_t i;
+	const char *p = s, *end = s + len;
 
-	for (i = 0; i + n <= len; i++) {
-		if (memcmp(s + i, w, n) != 0)
-			continue;
+	while ((size_t)(end - p) >= n && (p = memmem(p, (size_t)(end - p), w, n)) != NULL) {
+		size_t i = (size_t)(p - s);
+
 		if ((i == 0 || !echo_byte((unsigned char)s[i - 1])) &&
 		    (i + n == len || !echo_byte((unsigned char)s[i + n])))
 			return 1;
+		p++;
 	}
 	return 0;
 }
@@ -161,7 +166,7 @@ int qb_rule_cue_stem_echo(struct qb_rule_ctx *cx, const struct qb_question *q)
 	const struct qb_qcache *c;
 	struct qb_buf *list = &cx->scratch2;
 	const char *key, *stem;
-	size_t i, j, k = 0, keylen, stemlen, tried = 0, named = 0;
+	size_t i, k = 0, keylen, stemlen, tried = 0, named = 0;
 	int err;
 
 	if (q->type != QB_Q_SINGLE || q->noptions < 3)
@@ -190,12 +195,9 @@ int qb_rule_cue_stem_echo(struct qb_rule_ctx *cx, const struct qb_question *q)
 		if (n < ECHO_MIN_LEN || echo_is_stop(key + b, n))
 			continue;
 		tried++;
-		/* once per word: an earlier occurrence in the key was decided */
-		for (j = 0; j < b && !(memcmp(key + j, key + b, n) == 0 &&
-				       (j == 0 || !echo_byte((unsigned char)key[j - 1])) &&
-				       !echo_byte((unsigned char)key[j + n])); j++)
-			;
-		if (j < b || !echo_has_word(stem, stemlen, key + b, n))
+		/* once per word: an earlier occurrence in the key was decided (a
+		 * match cannot end at b, where key[b - 1] is no word byte) */
+		if (echo_has_word(key, b, key + b, n) || !echo_has_word(stem, stemlen, key + b, n))
 			continue;
 		echo = 1;
 		for (o = 0; o < q->noptions && echo; o++)

@@ -47,7 +47,10 @@ static int run_rule(struct qb_rule_ctx *cx, const struct qb_user_rule *r, const 
 	const struct qb_config *c = cx->cfg;
 	PCRE2_UCHAR err[160];
 	PCRE2_SIZE *ov;
-	int rc = pcre2_match(r->code, (PCRE2_SPTR)text, len, 0, 0, r->md, c->mctx);
+	/* the lint's own match data: the configuration is shared, read only,
+	 * by the lints that run at once (qbank diff's two sides) */
+	pcre2_match_data *md = qb_rule_match_data(cx);
+	int rc = pcre2_match(r->code, (PCRE2_SPTR)text, len, 0, 0, md, c->mctx);
 
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return 0;
@@ -59,7 +62,7 @@ static int run_rule(struct qb_rule_ctx *cx, const struct qb_user_rule *r, const 
 				      "pattern of %s gave up on this text (%s); simplify the pattern",
 				      r->id, (const char *)err);
 	}
-	ov = pcre2_get_ovector_pointer(r->md);
+	ov = pcre2_get_ovector_pointer(md);
 	qb_buf_clear(&cx->scratch2);
 	rc = expand_message(&cx->scratch2, r->message, text + ov[0],
 			    ov[1] > ov[0] ? (size_t)(ov[1] - ov[0]) : 0);

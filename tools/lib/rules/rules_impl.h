@@ -10,6 +10,12 @@
 
 #include "../rule.h"
 
+/* rule_common.c: the lint's own PCRE2 match data (of at least one pair),
+ * for the configuration's patterns, which are shared read-only by the
+ * lints that run at once (qbank diff reads its two sides together). */
+struct pcre2_real_match_data_8;
+struct pcre2_real_match_data_8 *qb_rule_match_data(struct qb_rule_ctx *cx);
+
 /* rule_digest.c: frees the bank-wide rules' digests; accepts NULL. */
 void qb_rule_digests_free(struct qb_rule_digests *d);
 
