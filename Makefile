@@ -110,6 +110,7 @@ LIB_SRCS := \
 	tools/lib/import.c \
 	tools/lib/importers/aiken.c \
 	tools/lib/importers/gift.c \
+	tools/lib/importers/html_rich.c \
 	tools/lib/importers/importers.c \
 	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
@@ -330,6 +331,22 @@ $(QTI_CHECK): $(BUILD)/obj/tests/export/qti21/qti_check.o $(LIBQBANK)
 
 -include $(BUILD)/obj/tests/export/qti21/qti_check.d
 
+# ---- the gate's property test (tests/gate/suite) ---------------------------
+#
+# $(BUILD)/gate_check generates random banks and checks, through the library,
+# that every bank that lints clean exports to every target with the bank's
+# keys (tests/gate/gate_check.c).
+
+GATE_CHECK := $(BUILD)/gate_check
+
+_test: $(GATE_CHECK)
+
+$(GATE_CHECK): $(BUILD)/obj/tests/gate/gate_check.o $(LIBQBANK)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $< $(LIBQBANK) $(PKG_LIBS)
+
+-include $(BUILD)/obj/tests/gate/gate_check.d
+
 # ---- printable exams (make pdf; see tools/lib/exporters/README.md) --------
 #
 # For every bank/<name>.xml, in $(BUILD)/print/ (Markdown and PDF):
@@ -437,7 +454,8 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 #
 #   make fuzz FUZZ_SECONDS=60   replays tests/fuzz/regressions/, then runs each
 #                               libFuzzer harness (reader, moodle, qti21,
-#                               markdown) in turn; corpus in $(BUILD)/fuzz/corpus
+#                               markdown, import-moodle, import-gift,
+#                               import-aiken) in turn; corpus in $(BUILD)/fuzz/corpus
 #   make check-static           the include floors (tools/check-includes.sh), then
 #                               cppcheck and clang-tidy over tools/ (.clang-tidy)
 #   make valgrind               the cases and the hostile suite (tests/run.sh
@@ -450,7 +468,7 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= reader moodle qti21 markdown
+FUZZ_TARGETS ?= reader moodle qti21 markdown import-moodle import-gift import-aiken
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently
@@ -487,6 +505,15 @@ $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o: tests/fuzz/fuzz_export.c
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $< ($*)"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_EXPORTER='"$*"' -c -o $@ $<
+
+$(FUZZ_DIR)/obj/tests/fuzz/fuzz_import_%.o: tests/fuzz/fuzz_import.c
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $< ($*)"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_IMPORTER='"$*"' -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz-import-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_import_%.o $(FUZZ_LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_export_%.o $(FUZZ_LIB_OBJS)
 	@echo "  LD      $@"

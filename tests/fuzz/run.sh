@@ -22,7 +22,10 @@ for t in "$@"; do
 	log=$dir/fuzz-$t.log
 	mkdir -p "$corpus" "$art"
 	existing=""
-	for s in $seeds; do [ -d "$s" ] && existing="$existing $s"; done
+	tseeds=$seeds
+	# the importers' harnesses also start from Moodle's own files and the import cases
+	case $t in import-*) tseeds="$seeds tests/cli ../shared/samples" ;; esac
+	for s in $tseeds; do [ -d "$s" ] && existing="$existing $s"; done
 
 	# replay the regression inputs once each
 	regs=$(find tests/fuzz/regressions -type f ! -name '*.md' 2>/dev/null | sort)

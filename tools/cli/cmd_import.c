@@ -13,6 +13,7 @@ struct import_args {
 	const char *from;
 	const char *out;
 	const char *format;     /* gcc or json */
+	const char *media;
 };
 
 static int set_from(void *field, const char *arg, const struct qb_opts *o)
@@ -41,12 +42,15 @@ static const struct qb_opt import_opts[] = {
 	{ "output", 'o', "OUT.xml", "write the bank here (default: standard output)", F(out),
 	  qb_opt_string, 0 },
 	{ "format", 0, "F", "diagnostics as gcc lines (default) or json", F(format), set_format, 0 },
+	{ "media", 0, "DIR", "write embedded images here (default: OUT without .xml,\n"
+	  "then -media)", F(media), qb_opt_string, 0 },
 	{ "help", 'h', NULL, NULL, 0, qb_opt_help, 0 },
 };
 
 const struct qb_opts cmd_import_opts = {
 	"import", "bring Moodle XML, GIFT and Aiken questions into a bank",
-	"qbank import [--from moodle|gift|aiken] [-o OUT.xml] [--format gcc|json] FILE...",
+	"qbank import [--from moodle|gift|aiken] [-o OUT.xml] [--media DIR] [--format gcc|json]\n"
+	"             FILE...",
 	import_opts, sizeof(import_opts) / sizeof(import_opts[0]), 24,
 	"The bank is written atomically, formatted, the same bytes on every run. What\n"
 	"is left out or changed is reported with its line: on standard output with\n"
@@ -95,7 +99,7 @@ static void write_json(FILE *out, const struct qb_diags *d, const struct qb_impo
 
 int cmd_import(int argc, char **argv)
 {
-	struct import_args a = { NULL, NULL, "gcc" };
+	struct import_args a = { NULL, NULL, "gcc", NULL };
 	struct qb_import_opts io;
 	struct qb_import_stats st;
 	struct qb_diags diags;
@@ -111,6 +115,7 @@ int cmd_import(int argc, char **argv)
 		return cli_usage_error("import", "no FILE given: name Moodle XML, GIFT or Aiken files");
 	io.from = a.from;
 	io.out = a.out && strcmp(a.out, "-") != 0 ? a.out : NULL;
+	io.media = a.media;
 	if (qb_import_run(&io, (const char *const *)argv + first, (size_t)(argc - first), &diags,
 			  &st, &err)) {
 		cli_error("%s", err.msg[0] ? err.msg : qb_error_str(err.code));

@@ -1,9 +1,14 @@
 #include "import.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/xmlwriter.h>
 
@@ -14,6 +19,7 @@
 #include "core/map.h"
 #include "importers/importers.h"
 #include "rules.h"
+#include "tempfile.h"
 #include "text.h"
 #include "xmlw.h"
 
@@ -23,22 +29,56 @@
 /* Ids made from names are cut to this many characters (before a "-N"
  * that keeps them unique). */
 #define IMPORT_ID_CHARS 48
+/* Media file names are cut to this many bytes (before a "-N" and the
+ * extension). */
+#define IMPORT_MEDIA_NAME 64
+
+/* A file written to the media folder: what makes a second copy of the same
+ * image (same name, same bytes) the same file. */
+struct mfile {
+	uint64_t name_hash, data_hash;
+	size_t len;
+	const char *src;
+};
 
 /* A category of the bank being built: nodes in order of first use. */
 struct cat {
 	const char *name;
 	size_t parent;          /* SIZE_MAX for the bank itself */
+	size_t first, last;     /* its questions (chain), SIZE_MAX: none */
+	size_t born;            /* how many questions came before it: its place among them */
+	const char *description;   /* rich text, or NULL */
 };
 
-/* A question kept for writing: the importer's record, copied. */
+/* A question written to the spool: where its XML is, and its digest. */
 struct kept {
-	struct qb_imp_question q;
 	const char *id;
 	size_t cat;             /* SIZE_MAX: at the top of the bank */
+	uint64_t off;           /* its XML in the spool */
+	size_t len;
+	size_t next;            /* the next question of its category, SIZE_MAX: none */
 };
 
+/* Newlines inside texts are this byte in the spool, so that every newline
+ * there is one of the writer's own, which the bank's writer indents (no
+ * text holds it: control characters are dropped on the way in). */
+#define SPOOL_NL '\x02'
+
+
 struct import {
-	struct qb_arena arena;
+	struct qb_arena arena;  /* what lives until the end: ids, categories, media */
+	struct qb_arena qarena; /* the question being written, reset per question */
+	/* The spool: each question's XML as it comes, copied into the bank in
+	 * category order at the end, so that memory holds a digest per
+	 * question (struct kept), never the questions. */
+	struct qb_tempfile *spool_t;
+	FILE *spool;
+	uint64_t spool_len;
+	xmlBufferPtr qbuf;
+	xmlTextWriterPtr qw;
+	struct qb_buf copy;     /* a question read back from the spool */
+	size_t top_first, top_last;   /* the questions outside any category */
+	const char *out;        /* the bank file, or NULL */
 	struct kept *v;
 	size_t n, cap;
 	struct cat *cats;
@@ -47,6 +87,15 @@ struct import {
 	struct qb_diags *diags;
 	const char *path;       /* the file being read */
 	char bank_id[IMPORT_ID_CHARS + 1];
+	/* the media folder: made on the first file, renamed into place at the end */
+	char *media_dir;        /* where it goes, or NULL: images are not kept */
+	char *media_src;        /* the folder as an img src in the bank ("bank-media") */
+	char *media_tmp;        /* the temporary folder written into */
+	struct qb_tempfile *media_t;
+	int media_fd;
+	struct mfile *mf;
+	size_t nmf, capmf;
+	char media_err[256];
 };
 
 static const char *const kind_names[] = {
@@ -133,9 +182,8 @@ static void slug(char *out, size_t cap, const char *name)
 
 /* The id of record REC (already in im->v): its idnumber or name as a slug,
  * with "-2", "-3" ... after it while an earlier question has it. */
-static int assign_id(struct import *im, size_t rec)
+static int assign_id(struct import *im, size_t rec, const struct qb_imp_question *q)
 {
-	const struct qb_imp_question *q = &im->v[rec].q;
 	char base[IMPORT_ID_CHARS + 1], id[IMPORT_ID_CHARS + 24];
 	unsigned long k;
 	int rc;
@@ -191,7 +239,8 @@ static size_t utf8_len(const unsigned char *s)
 /* S as a bank can hold it: bytes that are not UTF-8 read as Windows-1252
  * (as a non-UTF-8 file is most often), control characters XML does not
  * allow dropped; *CHANGED set when either happened. */
-static const char *dup(struct import *im, const char *s, int *oom, int *changed)
+static const char *keep_text(struct qb_arena *arena, const char *s, int nl, int *oom,
+			     int *changed)
 {
 	struct qb_buf b = QB_BUF_INIT;
 	const unsigned char *p;
@@ -200,16 +249,22 @@ static const char *dup(struct import *im, const char *s, int *oom, int *changed)
 	if (!s)
 		return NULL;
 	for (p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
+		size_t n = 0;
 		int rc;
 
+		/* a run of printable ASCII at once */
+		while ((p[n] >= 0x20 && p[n] < 0x7F) || p[n] == '\t')
+			n++;
 		if (n) {
-			if (n == 1 && *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+			rc = qb_buf_add(&b, p, n);
+			p += n;
+		} else if ((n = utf8_len(p)) != 0) {
+			if (n == 1 && *p < 0x20 && *p != '\n' && *p != '\r') {
 				*changed = 1;
 				p++;
 				continue;
 			}
-			rc = qb_buf_add(&b, p, n);
+			rc = n == 1 && *p == '\n' && nl ? qb_buf_addc(&b, SPOOL_NL) : qb_buf_add(&b, p, n);
 			p += n;
 		} else {
 			unsigned cp = *p >= 0x80 && *p <= 0x9F && cp1252[*p - 0x80] ? cp1252[*p - 0x80] : *p;
@@ -228,7 +283,7 @@ static const char *dup(struct import *im, const char *s, int *oom, int *changed)
 			return NULL;
 		}
 	}
-	d = qb_arena_strndup(&im->arena, b.ptr ? b.ptr : "", b.len);
+	d = qb_arena_strndup(arena, b.ptr ? b.ptr : "", b.len);
 	qb_buf_dispose(&b);
 	if (!d)
 		*oom = 1;
@@ -251,7 +306,8 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 				    memcmp(im->cats[i].name, p, len) == 0)
 					break;
 			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent };
+				struct cat c = { qb_arena_strndup(&im->arena, p, len), parent, SIZE_MAX,
+						 SIZE_MAX, im->n, NULL };
 
 				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
 					return QB_ENOMEM;
@@ -264,49 +320,120 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 	return 0;
 }
 
+static void write_question(struct qb_xw *x, const struct qb_imp_question *q, const char *id);
+
+/* The spool, made on the first question: a registered temporary file in
+ * $TMPDIR (or /tmp), removed at the end or by a signal. */
+static int spool_open(struct import *im)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/qbank-import-XXXXXX", dir && *dir ? dir : "/tmp");
+	if (qb_tempfile_create(&im->spool_t, &fd, tmpl)) {
+		snprintf(im->media_err, sizeof(im->media_err), "%.200s: %s", tmpl, strerror(errno));
+		return QB_EIO;
+	}
+	im->spool = fdopen(fd, "w+b");
+	if (!im->spool) {
+		(void)close(fd);
+		return QB_ENOMEM;
+	}
+	im->qbuf = xmlBufferCreate();
+	im->qw = im->qbuf ? xmlNewTextWriterMemory(im->qbuf, 0) : NULL;
+	return im->qw ? 0 : QB_ENOMEM;
+}
+
+/* Writes question Q (id ID) to the spool: its XML at depth 0. */
+static int spool_question(struct import *im, const struct qb_imp_question *q, struct kept *k)
+{
+	struct qb_xw x;
+	const char *s;
+	size_t len;
+	int rc;
+
+	if (!im->spool && (rc = spool_open(im)) != 0)
+		return rc;
+	memset(&x, 0, sizeof(x));
+	x.w = im->qw;
+	write_question(&x, q, k->id);
+	if (x.rc || xmlTextWriterFlush(im->qw) < 0)
+		return QB_ENOMEM;
+	s = (const char *)xmlBufferContent(im->qbuf);
+	len = (size_t)xmlBufferLength(im->qbuf);
+	k->off = im->spool_len;
+	k->len = len;
+	if (fwrite(s, 1, len, im->spool) != len) {
+		snprintf(im->media_err, sizeof(im->media_err), "the import's temporary file: %s",
+			 strerror(errno));
+		return QB_EIO;
+	}
+	im->spool_len += len;
+	xmlBufferEmpty(im->qbuf);
+	return 0;
+}
+
 static int sink_question(void *ctx, const struct qb_imp_question *q)
 {
 	struct import *im = ctx;
+	struct qb_arena *qa = &im->qarena;
+	struct qb_imp_question c;
 	struct kept k;
 	struct qb_imp_choice *ch = NULL;
 	const char **ds = NULL;
 	size_t i;
 	int oom = 0, enc = 0, rc;
 
+	qb_arena_reset(qa);
 	memset(&k, 0, sizeof(k));
-	k.q = *q;
-	k.q.name = dup(im, q->name, &oom, &enc);
-	k.q.idnumber = dup(im, q->idnumber, &oom, &enc);
-	k.q.category = NULL;
-	k.q.stem = dup(im, q->stem ? q->stem : "", &oom, &enc);
-	k.q.explanation = dup(im, q->explanation, &oom, &enc);
-	k.q.true_feedback = dup(im, q->true_feedback, &oom, &enc);
-	k.q.false_feedback = dup(im, q->false_feedback, &oom, &enc);
+	c = *q;
+	c.name = keep_text(qa, q->name, 0, &oom, &enc);
+	c.idnumber = keep_text(qa, q->idnumber, 0, &oom, &enc);
+	c.category = NULL;
+	c.stem = keep_text(qa, q->stem ? q->stem : "", 1, &oom, &enc);
+	c.explanation = keep_text(qa, q->explanation, 1, &oom, &enc);
+	c.true_feedback = keep_text(qa, q->true_feedback, 1, &oom, &enc);
+	c.false_feedback = keep_text(qa, q->false_feedback, 1, &oom, &enc);
+	c.rubric = keep_text(qa, q->rubric, 1, &oom, &enc);
+	c.response_format = keep_text(qa, q->response_format, 0, &oom, &enc);
+	if (q->ntags) {
+		const char **tags = qb_arena_alloc(qa, q->ntags * sizeof(*tags));
+
+		if (!tags)
+			return QB_ENOMEM;
+		for (i = 0; i < q->ntags; i++)
+			tags[i] = keep_text(qa, q->tags[i], 1, &oom, &enc);
+		c.tags = tags;
+	}
 	if (q->nchoices) {
-		ch = qb_arena_alloc(&im->arena, q->nchoices * sizeof(*ch));
+		ch = qb_arena_alloc(qa, q->nchoices * sizeof(*ch));
 		if (!ch)
 			return QB_ENOMEM;
 		for (i = 0; i < q->nchoices; i++) {
 			ch[i] = q->choices[i];
-			ch[i].text = dup(im, q->choices[i].text ? q->choices[i].text : "", &oom, &enc);
-			ch[i].match = dup(im, q->choices[i].match, &oom, &enc);
-			ch[i].feedback = dup(im, q->choices[i].feedback, &oom, &enc);
+			ch[i].text = keep_text(qa, q->choices[i].text ? q->choices[i].text : "", 1, &oom,
+					       &enc);
+			ch[i].match = keep_text(qa, q->choices[i].match, 1, &oom, &enc);
+			ch[i].feedback = keep_text(qa, q->choices[i].feedback, 1, &oom, &enc);
+			ch[i].unit = keep_text(qa, q->choices[i].unit, 0, &oom, &enc);
 		}
 	}
-	k.q.choices = ch;
+	c.choices = ch;
 	if (q->ndistractors) {
-		ds = qb_arena_alloc(&im->arena, q->ndistractors * sizeof(*ds));
+		ds = qb_arena_alloc(qa, q->ndistractors * sizeof(*ds));
 		if (!ds)
 			return QB_ENOMEM;
 		for (i = 0; i < q->ndistractors; i++)
-			ds[i] = dup(im, q->distractors[i], &oom, &enc);
+			ds[i] = keep_text(qa, q->distractors[i], 1, &oom, &enc);
 	}
-	k.q.distractors = ds;
+	c.distractors = ds;
 	if (oom)
 		return QB_ENOMEM;
 	k.cat = SIZE_MAX;
+	k.next = SIZE_MAX;
 	if (q->category) {
-		const char *cat = dup(im, q->category, &oom, &enc);
+		const char *cat = keep_text(qa, q->category, 0, &oom, &enc);
 
 		if (oom)
 			return QB_ENOMEM;
@@ -315,7 +442,9 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	}
 	if (QB_ARRAY_PUSH(im->v, im->n, im->cap, k))
 		return QB_ENOMEM;
-	rc = assign_id(im, im->n - 1);
+	rc = assign_id(im, im->n - 1, &c);
+	if (!rc)
+		rc = spool_question(im, &c, &im->v[im->n - 1]);
 	if (!rc && enc)
 		rc = qb_diags_add(im->diags, im->path, q->line, QB_SEV_WARNING,
 				  qb_rules[QB_RULE_IMPORT_ENCODING].id, NULL,
@@ -324,12 +453,188 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	return rc;
 }
 
+static int sink_category(void *ctx, const char *path, const char *description)
+{
+	struct import *im = ctx;
+	int oom = 0, enc = 0, rc;
+	const char *p = keep_text(&im->arena, path, 0, &oom, &enc);
+	const char *d = keep_text(&im->arena, description, 0, &oom, &enc);
+	size_t cat;
+
+	if (oom)
+		return QB_ENOMEM;
+	if (!p || !*p)
+		return 0;
+	if ((rc = find_cat(im, p, &cat)) != 0)
+		return rc;
+	if (cat != SIZE_MAX && d && *d)
+		im->cats[cat].description = d;
+	return 0;
+}
+
 static int sink_report(void *ctx, unsigned long line, enum qb_severity sev, enum qb_rule_key rule,
 		       const char *question, const char *msg)
 {
 	struct import *im = ctx;
 
 	return qb_diags_add(im->diags, im->path, line, sev, qb_rules[rule].id, question, "%s", msg);
+}
+
+/* ---- the media folder ---------------------------------------------------- */
+
+/* NAME (any bytes, from the source) as a file name that stays in the media
+ * folder: its last segment after '/' or '\\', letters, digits, ". _ -" and
+ * inner spaces kept and every other byte '_', no leading '.', at most
+ * IMPORT_MEDIA_NAME bytes before the extension; "file" for nothing. */
+static void media_name(char *out, size_t cap, const char *name)
+{
+	const char *base = name, *p, *dot;
+	size_t n = 0, stem, ext;
+
+	for (p = name; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	dot = strrchr(base, '.');
+	ext = dot && dot != base && strlen(dot) <= 10 ? strlen(dot) : 0;
+	stem = strlen(base) - ext;
+	if (stem > IMPORT_MEDIA_NAME)
+		stem = IMPORT_MEDIA_NAME;
+	for (p = base; (size_t)(p - base) < stem && n + 1 < cap; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			   c == '.' || c == '_' || c == '-' || (c == ' ' && n > 0);
+
+		out[n++] = (char)(keep ? c : '_');
+	}
+	for (p = base + strlen(base) - ext; *p && n + 1 < cap; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		out[n++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '.' ? c : '_');
+	}
+	out[n] = '\0';
+	for (n = 0; out[n] == '.'; n++)
+		out[n] = '_';
+	if (!out[0] || strspn(out, "_") == strlen(out))
+		snprintf(out, cap, "file");
+}
+
+static int media_open(struct import *im)
+{
+	size_t n = strlen(im->media_dir);
+
+	im->media_tmp = malloc(n + 8);
+	if (!im->media_tmp)
+		return QB_ENOMEM;
+	snprintf(im->media_tmp, n + 8, "%s-XXXXXX", im->media_dir);
+	if (qb_tempfile_mkdtemp(&im->media_t, im->media_tmp)) {
+		snprintf(im->media_err, sizeof(im->media_err), "%s: %s", im->media_dir, strerror(errno));
+		return QB_EIO;
+	}
+	im->media_fd = open(im->media_tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (im->media_fd < 0) {
+		snprintf(im->media_err, sizeof(im->media_err), "%s: %s", im->media_tmp, strerror(errno));
+		return QB_EIO;
+	}
+	return 0;
+}
+
+/* Writes DATA as a new file of the media folder: NAME made safe
+ * (media_name), "-2", "-3" ... before the extension while the name is
+ * taken; never over another file, never outside the folder (openat on the
+ * folder, O_EXCL, O_NOFOLLOW, a name without '/'). The same name with the
+ * same bytes is the file already written. */
+static int sink_media(void *ctx, unsigned long line, const char *name, const void *data,
+		      size_t len, char *src, size_t cap)
+{
+	struct import *im = ctx;
+	char safe[IMPORT_MEDIA_NAME + 16], file[IMPORT_MEDIA_NAME + 48];
+	uint64_t nh, dh;
+	const char *dot;
+	size_t i, stem;
+	unsigned long k;
+	int fd = -1, rc;
+
+	(void)line;
+	if (!im->media_dir)
+		return 1;
+	media_name(safe, sizeof(safe), name);
+	nh = qb_hash64(safe, strlen(safe));
+	dh = qb_hash64(data, len);
+	for (i = 0; i < im->nmf; i++)
+		if (im->mf[i].name_hash == nh && im->mf[i].data_hash == dh && im->mf[i].len == len) {
+			snprintf(src, cap, "%s", im->mf[i].src);
+			return 0;
+		}
+	if (!im->media_t && (rc = media_open(im)) != 0)
+		return rc;
+	dot = strrchr(safe, '.');
+	stem = dot && dot != safe ? (size_t)(dot - safe) : strlen(safe);
+	snprintf(file, sizeof(file), "%s", safe);
+	for (k = 2; (fd = openat(im->media_fd, file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				 O_CLOEXEC, 0644)) < 0 && errno == EEXIST; k++)
+		snprintf(file, sizeof(file), "%.*s-%lu%s", (int)stem, safe, k, safe + stem);
+	if (fd < 0) {
+		snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
+			 strerror(errno));
+		return QB_EIO;
+	}
+	for (i = 0; i < len;) {
+		ssize_t w = write(fd, (const char *)data + i, len - i);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
+				 strerror(w < 0 ? errno : EIO));
+			(void)close(fd);
+			return QB_EIO;
+		}
+		i += (size_t)w;
+	}
+	if (close(fd) != 0) {
+		snprintf(im->media_err, sizeof(im->media_err), "%.100s/%s: %s", im->media_dir, file,
+			 strerror(errno));
+		return QB_EIO;
+	}
+	snprintf(src, cap, "%s/%s", im->media_src, file);
+	{
+		struct mfile m = { nh, dh, len, qb_arena_strndup(&im->arena, src, strlen(src)) };
+
+		if (!m.src || QB_ARRAY_PUSH(im->mf, im->nmf, im->capmf, m))
+			return QB_ENOMEM;
+	}
+	return 0;
+}
+
+/* Puts the media folder in place of MEDIA_DIR (an older one there is
+ * removed once the new one is in). */
+static int media_commit(struct import *im, struct qb_error *err)
+{
+	struct qb_tempfile *old = NULL;
+	char *tmpl;
+	size_t n;
+	int rc = 0;
+
+	if (!im->media_t)
+		return 0;
+	n = strlen(im->media_dir) + 12;
+	tmpl = malloc(n);
+	if (!tmpl)
+		return QB_ENOMEM;
+	snprintf(tmpl, n, "%s-old-XXXXXX", im->media_dir);
+	if (qb_tempfile_mkdtemp(&old, tmpl) ||
+	    (rename(im->media_dir, tmpl) != 0 && errno != ENOENT) ||
+	    qb_tempfile_rename(im->media_t, im->media_dir)) {
+		qb_error_set(err, QB_EIO, "%s: %s", im->media_dir, strerror(errno));
+		rc = QB_EIO;
+	} else {
+		im->media_t = NULL;
+	}
+	qb_tempfile_delete(old);
+	free(tmpl);
+	return rc;
 }
 
 /* ---- reading the sources ------------------------------------------------- */
@@ -366,18 +671,51 @@ static int read_all(const char *path, struct qb_buf *b, struct qb_error *err)
 	return qb_buf_addc(b, '\0') ? QB_ENOMEM : 0;
 }
 
+/* Streams FILE through IMP->read_fd when the importer has one and its
+ * format is known (named, or recognised from the first bytes); else reads
+ * it whole. 1 when it was not streamed. */
+static int import_stream(struct import *im, const struct qb_importer **imp, const char *path,
+			 const struct qb_imp_sink *sink, struct qb_error *err, int *rc)
+{
+	char head[4096];
+	ssize_t got;
+	size_t i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 1;   /* read_all words the error */
+	got = read(fd, head, sizeof(head));
+	if (got < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+		(void)close(fd);   /* read only: nothing to lose */
+		return 1;
+	}
+	for (i = 0; !*imp && i < qb_nimporters; i++)
+		if (qb_importers[i].read_fd && qb_importers[i].detect(head, (size_t)got))
+			*imp = &qb_importers[i];
+	if (!*imp || !(*imp)->read_fd) {
+		(void)close(fd);
+		return 1;
+	}
+	im->path = path;
+	*rc = (*imp)->read_fd(fd, sink, err);
+	(void)close(fd);   /* read only: nothing to lose */
+	return 0;
+}
+
 static int import_file(struct import *im, const char *from, const char *path, struct qb_error *err)
 {
 	struct qb_buf b = QB_BUF_INIT;
 	const struct qb_importer *imp = from ? qb_importer_find(from) : NULL;
-	struct qb_imp_sink sink = { im, path, sink_question, sink_report };
+	struct qb_imp_sink sink = { im, path, sink_question, sink_report, sink_media, sink_category };
 	size_t i, len;
-	int rc;
+	int rc = 0;
 
 	if (from && !imp) {
 		qb_error_set(err, QB_EINVAL, "unknown source format '%s' (%s)", from, qb_import_names());
 		return QB_EINVAL;
 	}
+	if (import_stream(im, &imp, path, &sink, err, &rc) == 0)
+		goto done;
 	rc = read_all(path, &b, err);
 	if (rc)
 		goto done;
@@ -393,9 +731,11 @@ static int import_file(struct import *im, const char *from, const char *path, st
 	}
 	im->path = path;
 	rc = imp->read(b.ptr, len, &sink, err);
+done:
+	if (rc && im->media_err[0] && !err->msg[0])
+		qb_error_set(err, rc, "%s", im->media_err);
 	if (rc && !err->msg[0])
 		qb_error_set(err, rc, "%s: %s", path, qb_error_str(rc));
-done:
 	qb_buf_dispose(&b);
 	return rc;
 }
@@ -408,26 +748,61 @@ static char *num(char *out, size_t cap, double v)
 	return out;
 }
 
-static void write_rationale(struct qb_xw *x, const char *name, const char *text)
+/* <NAME> holding TEXT: the bank's rich text as it is (RICH), or plain
+ * text escaped; FULL writes <name></name> for nothing. */
+static void write_text(struct qb_xw *x, const char *name, const char *text, int rich, int full)
 {
-	if (text && *text)
-		qb_xw_elem(x, name, text);
+	qb_xw_start_mixed(x, name);
+	if (text && *text) {
+		if (!rich)
+			qb_xw_text(x, text);
+		else if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST text) < 0)
+			x->rc = QB_EIO;
+	}
+	if (full)
+		qb_xw_end_full(x);
+	else
+		qb_xw_end_mixed(x);
 }
 
-static void write_question(struct qb_xw *x, const struct kept *k)
+static void write_rationale(struct qb_xw *x, const char *name, const char *text, int rich)
 {
-	const struct qb_imp_question *q = &k->q;
+	if (text && *text)
+		write_text(x, name, text, rich, 0);
+}
+
+static void write_side(struct qb_xw *x, const char *side, const char *text, int rich)
+{
+	if (!text || !*text)
+		return;
+	qb_xw_start_mixed(x, "rationale");
+	qb_xw_attr(x, "for", side);
+	if (!rich)
+		qb_xw_text(x, text);
+	else if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST text) < 0)
+		x->rc = QB_EIO;
+	qb_xw_end_mixed(x);
+}
+
+static void write_question(struct qb_xw *x, const struct qb_imp_question *q, const char *id)
+{
 	char nb[32];
 	size_t i;
+	int r = q->rich;
 
 	qb_xw_start(x, "question");
-	qb_xw_attr(x, "id", k->id);
+	qb_xw_attr(x, "id", id);
 	qb_xw_attr(x, "type", kind_names[q->kind]);
 	if (q->points > 0 && q->points != 1)
 		qb_xw_attr(x, "points", num(nb, sizeof(nb), q->points));
+	if (q->no_shuffle && (q->kind == QB_IMP_SINGLE || q->kind == QB_IMP_MULTIPLE ||
+			      q->kind == QB_IMP_MATCHING))
+		qb_xw_attr(x, "shuffle", "false");
 	if (q->kind == QB_IMP_SHORT && q->case_sensitive)
 		qb_xw_attr(x, "case-sensitive", "true");
-	qb_xw_elem(x, "stem", q->stem);
+	for (i = 0; i < q->ntags; i++)
+		qb_xw_elem(x, "tag", q->tags[i]);
+	write_text(x, "stem", q->stem, r, 0);
 	switch (q->kind) {
 	case QB_IMP_SINGLE:
 	case QB_IMP_MULTIPLE:
@@ -435,25 +810,15 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 			qb_xw_start(x, "option");
 			if (q->choices[i].fraction > 0)
 				qb_xw_attr(x, "correct", "true");
-			qb_xw_leaf(x, "text", q->choices[i].text);
-			write_rationale(x, "rationale", q->choices[i].feedback);
+			write_text(x, "text", q->choices[i].text, r, 1);
+			write_rationale(x, "rationale", q->choices[i].feedback, r);
 			qb_xw_end(x);
 		}
 		break;
 	case QB_IMP_TRUEFALSE:
 		qb_xw_elem(x, "answer", q->truth ? "true" : "false");
-		if (q->true_feedback && *q->true_feedback) {
-			qb_xw_start_mixed(x, "rationale");
-			qb_xw_attr(x, "for", "true");
-			qb_xw_text(x, q->true_feedback);
-			qb_xw_end_mixed(x);
-		}
-		if (q->false_feedback && *q->false_feedback) {
-			qb_xw_start_mixed(x, "rationale");
-			qb_xw_attr(x, "for", "false");
-			qb_xw_text(x, q->false_feedback);
-			qb_xw_end_mixed(x);
-		}
+		write_side(x, "true", q->true_feedback, r);
+		write_side(x, "false", q->false_feedback, r);
 		break;
 	case QB_IMP_SHORT:
 		for (i = 0; i < q->nchoices; i++)
@@ -464,6 +829,8 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 			qb_xw_start_mixed(x, "answer");
 			if (q->choices[i].tolerance > 0)
 				qb_xw_attr(x, "tolerance", num(nb, sizeof(nb), q->choices[i].tolerance));
+			if (q->choices[i].unit && *q->choices[i].unit)
+				qb_xw_attr(x, "unit", q->choices[i].unit);
 			qb_xw_text(x, q->choices[i].text);
 			qb_xw_end_mixed(x);
 		}
@@ -471,55 +838,170 @@ static void write_question(struct qb_xw *x, const struct kept *k)
 	case QB_IMP_MATCHING:
 		for (i = 0; i < q->nchoices; i++) {
 			qb_xw_start(x, "pair");
-			qb_xw_leaf(x, "premise", q->choices[i].text);
-			qb_xw_leaf(x, "response", q->choices[i].match);
+			write_text(x, "premise", q->choices[i].text, r, 1);
+			write_text(x, "response", q->choices[i].match, r, 1);
 			qb_xw_end(x);
 		}
 		for (i = 0; i < q->ndistractors; i++)
-			qb_xw_leaf(x, "distractor", q->distractors[i]);
+			write_text(x, "distractor", q->distractors[i], r, 1);
 		break;
 	case QB_IMP_ESSAY:
+		if ((q->response_format && strcmp(q->response_format, "editor") != 0) ||
+		    (q->lines && q->lines != 10) || q->min_words || q->max_words) {
+			qb_xw_start(x, "response");
+			if (q->response_format && strcmp(q->response_format, "editor") != 0)
+				qb_xw_attr(x, "format", q->response_format);
+			if (q->lines && q->lines != 10)
+				qb_xw_attr(x, "lines", (snprintf(nb, sizeof(nb), "%lu", q->lines), nb));
+			if (q->min_words)
+				qb_xw_attr(x, "min-words", (snprintf(nb, sizeof(nb), "%lu", q->min_words), nb));
+			if (q->max_words)
+				qb_xw_attr(x, "max-words", (snprintf(nb, sizeof(nb), "%lu", q->max_words), nb));
+			qb_xw_end(x);
+		}
+		write_rationale(x, "rubric", q->rubric, r);
 		break;
 	}
 	if (q->explanation && *q->explanation)
-		qb_xw_elem(x, "explanation", q->explanation);
+		write_text(x, "explanation", q->explanation, r, 0);
 	qb_xw_end(x);
 }
 
-/* The questions of category CAT, then its subcategories, in order. */
-static void write_items(struct qb_xw *x, const struct import *im, size_t cat)
+/* Copies question K from the spool into the bank at depth DEPTH: each of
+ * the spool's newlines (the writer's own) gets the indentation of DEPTH
+ * before its own, and each SPOOL_NL is a newline again. */
+static void copy_question(struct qb_xw *x, struct import *im, const struct kept *k)
 {
-	size_t i;
+	static const char spaces[] = "                                                                ";
+	size_t ind = (size_t)x->depth * 2 < sizeof(spaces) - 1 ? (size_t)x->depth * 2 : sizeof(spaces) - 1;
+	struct qb_buf *b = &im->copy;
+	size_t i, start;
 
-	for (i = 0; i < im->n; i++)
-		if (im->v[i].cat == cat)
-			write_question(x, &im->v[i]);
+	if (x->rc)
+		return;
+	qb_buf_clear(b);
+	if (qb_buf_grow(b, k->len + 1) || fseeko(im->spool, (off_t)k->off, SEEK_SET) != 0 ||
+	    fread(b->ptr, 1, k->len, im->spool) != k->len) {
+		x->rc = QB_EIO;
+		return;
+	}
+	b->len = k->len;
+	b->ptr[b->len] = '\0';
+	if (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
+	    xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)
+		x->rc = QB_EIO;
+	for (i = start = 0; !x->rc && i <= b->len; i++) {
+		if (i < b->len && b->ptr[i] != '\n' && b->ptr[i] != SPOOL_NL)
+			continue;
+		if (i > start && xmlTextWriterWriteRawLen(x->w, BAD_CAST(b->ptr + start),
+							   (int)(i - start)) < 0)
+			x->rc = QB_EIO;
+		if (i < b->len && !x->rc &&
+		    (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
+		     (b->ptr[i] == '\n' &&
+		      xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)))
+			x->rc = QB_EIO;
+		start = i + 1;
+	}
+	x->kids[x->depth] = 1;
+}
+
+static void write_description(struct qb_xw *x, const char *d)
+{
+	if (d && *d) {
+		qb_xw_start_mixed(x, "description");
+		if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST d) < 0)
+			x->rc = QB_EIO;
+		qb_xw_end_mixed(x);
+	}
+}
+
+/* The questions and subcategories of category CAT, in the order the
+ * source gave them (a subcategory where its first question came). */
+static void write_items(struct qb_xw *x, struct import *im, size_t cat)
+{
+	size_t q = cat == SIZE_MAX ? im->top_first : im->cats[cat].first, i;
+
 	for (i = 0; i < im->ncats; i++)
 		if (im->cats[i].parent == cat) {
+			for (; q != SIZE_MAX && q < im->cats[i].born; q = im->v[q].next)
+				copy_question(x, im, &im->v[q]);
 			qb_xw_start(x, "category");
 			qb_xw_attr(x, "name", im->cats[i].name);
+			write_description(x, im->cats[i].description);
 			write_items(x, im, i);
 			qb_xw_end(x);
 		}
+	for (; q != SIZE_MAX; q = im->v[q].next)
+		copy_question(x, im, &im->v[q]);
 }
 
-static int write_bank(const struct import *im, const char *out, struct qb_error *err)
+/* Chains the questions of each category, in input order. */
+static void chain(struct import *im)
 {
-	struct qb_atomic *a = NULL;
+	size_t i;
+
+	im->top_first = im->top_last = SIZE_MAX;
+	for (i = 0; i < im->ncats; i++)
+		im->cats[i].first = im->cats[i].last = SIZE_MAX;
+	for (i = 0; i < im->n; i++) {
+		struct kept *k = &im->v[i];
+		size_t *first = k->cat == SIZE_MAX ? &im->top_first : &im->cats[k->cat].first;
+		size_t *last = k->cat == SIZE_MAX ? &im->top_last : &im->cats[k->cat].last;
+
+		k->next = SIZE_MAX;
+		if (*first == SIZE_MAX)
+			*first = i;
+		else
+			im->v[*last].next = i;
+		*last = i;
+	}
+}
+
+/* The category that holds the whole bank, or SIZE_MAX: one top category
+ * and no question outside it (a Moodle export's "Default for ..." or the
+ * bank title qbank's own exports put first) becomes the bank's title. */
+static size_t title_cat(const struct import *im)
+{
+	size_t i, top = SIZE_MAX;
+
+	for (i = 0; i < im->n; i++)
+		if (im->v[i].cat == SIZE_MAX)
+			return SIZE_MAX;
+	for (i = 0; i < im->ncats; i++)
+		if (im->cats[i].parent == SIZE_MAX) {
+			if (top != SIZE_MAX)
+				return SIZE_MAX;
+			top = i;
+		}
+	return top;
+}
+
+/* Writes the bank to a new atomic output *A (not yet committed). */
+static int write_bank(struct import *im, const char *out, struct qb_atomic **a,
+		      struct qb_error *err)
+{
 	xmlOutputBufferPtr ob;
 	xmlTextWriterPtr w;
 	struct qb_xw x;
+	size_t top = title_cat(im);
 	int rc;
 
-	rc = qb_atomic_open(&a, out, err);
+	chain(im);
+	if (im->spool && fflush(im->spool) != 0) {
+		qb_error_set(err, QB_EIO, "the import's temporary file: %s", strerror(errno));
+		return QB_EIO;
+	}
+	rc = qb_atomic_open(a, out, err);
 	if (rc)
 		return rc;
-	ob = xmlOutputBufferCreateFile(qb_atomic_file(a), NULL);
+	ob = xmlOutputBufferCreateFile(qb_atomic_file(*a), NULL);
 	w = ob ? xmlNewTextWriter(ob) : NULL;
 	if (!w) {
 		if (ob)
 			xmlOutputBufferClose(ob);
-		qb_atomic_abort(a);
+		qb_atomic_abort(*a);
+		*a = NULL;
 		qb_error_set(err, QB_ENOMEM, "out of memory");
 		return QB_ENOMEM;
 	}
@@ -527,30 +1009,70 @@ static int write_bank(const struct import *im, const char *out, struct qb_error 
 	qb_xw_start(&x, "bank");
 	qb_xw_attr(&x, "id", im->bank_id);
 	qb_xw_attr(&x, "version", "1");
-	qb_xw_elem(&x, "title", "Imported questions");
-	write_items(&x, im, SIZE_MAX);
+	qb_xw_elem(&x, "title", top != SIZE_MAX ? im->cats[top].name : "Imported questions");
+	if (top != SIZE_MAX)
+		write_description(&x, im->cats[top].description);
+	write_items(&x, im, top);
 	rc = qb_xw_finish(&x);
 	xmlFreeTextWriter(w);
-	if (rc || qb_atomic_write_error(a)) {
-		qb_error_set(err, QB_EIO, "%s: %s", qb_atomic_path(a),
-			     qb_atomic_write_error(a) ? strerror(qb_atomic_write_error(a)) :
+	if (rc || qb_atomic_write_error(*a)) {
+		qb_error_set(err, QB_EIO, "%s: %s", qb_atomic_path(*a),
+			     qb_atomic_write_error(*a) ? strerror(qb_atomic_write_error(*a)) :
 			     "cannot write the bank");
-		qb_atomic_abort(a);
+		qb_atomic_abort(*a);
+		*a = NULL;
 		return QB_EIO;
 	}
-	return qb_atomic_commit(a, err);
+	return 0;
+}
+
+/* The media folder of OPTS: --media, else OUT without .xml, "-media"
+ * after it; and how an img src in the bank names it (relative to the
+ * bank's folder when the media folder is below it). */
+static int media_setup(struct import *im, const struct qb_import_opts *opts)
+{
+	const char *out = opts->out, *slash;
+	size_t n;
+
+	if (opts->media) {
+		im->media_dir = strdup(opts->media);
+	} else if (out) {
+		n = strlen(out);
+		if (n > 4 && strcmp(out + n - 4, ".xml") == 0)
+			n -= 4;
+		im->media_dir = malloc(n + 7);
+		if (im->media_dir)
+			snprintf(im->media_dir, n + 7, "%.*s-media", (int)n, out);
+	} else {
+		return 0;
+	}
+	if (!im->media_dir)
+		return QB_ENOMEM;
+	n = strlen(im->media_dir);
+	while (n > 1 && im->media_dir[n - 1] == '/')
+		im->media_dir[--n] = '\0';
+	slash = out ? strrchr(out, '/') : NULL;
+	if (slash && strncmp(im->media_dir, out, (size_t)(slash - out + 1)) == 0)
+		im->media_src = strdup(im->media_dir + (slash - out + 1));
+	else
+		im->media_src = strdup(im->media_dir);
+	return im->media_src ? 0 : QB_ENOMEM;
 }
 
 int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, size_t n,
 		  struct qb_diags *diags, struct qb_import_stats *st, struct qb_error *err)
 {
 	struct import im;
+	struct qb_atomic *a = NULL;
 	const char *base;
+	sigset_t held;
 	size_t i;
 	int rc = 0;
 
 	memset(&im, 0, sizeof(im));
 	im.diags = diags;
+	im.media_fd = -1;
+	im.out = opts->out;
 	memset(st, 0, sizeof(*st));
 	/* The bank's id: the first file's name without folder and extension. */
 	base = n ? strrchr(paths[0], '/') : NULL;
@@ -562,14 +1084,41 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 		if (dot && dot != im.bank_id)
 			*dot = '\0';
 	}
+	rc = media_setup(&im, opts);
+	if (rc)
+		qb_error_set(err, rc, "out of memory");
 	for (i = 0; !rc && i < n; i++)
 		rc = import_file(&im, opts->from, paths[i], err);
+	if (im.media_fd >= 0)
+		(void)close(im.media_fd);   /* a folder: nothing buffered */
 	if (!rc)
-		rc = write_bank(&im, opts->out, err);
+		rc = write_bank(&im, opts->out, &a, err);
+	if (!rc) {
+		/* both or neither: an interrupt finds the old bank and media or the new */
+		qb_tempfile_hold(&held);
+		rc = media_commit(&im, err);
+		if (!rc)
+			rc = qb_atomic_commit(a, err);
+		else
+			qb_atomic_abort(a);
+		qb_tempfile_release(&held);
+	}
 	if (!rc) {
 		st->files = n;
 		st->questions = im.n;
 	}
+	qb_tempfile_delete(im.media_t);
+	if (im.spool)
+		(void)fclose(im.spool);   /* a temporary, removed next */
+	qb_tempfile_delete(im.spool_t);
+	xmlFreeTextWriter(im.qw);
+	xmlBufferFree(im.qbuf);
+	qb_buf_dispose(&im.copy);
+	qb_arena_dispose(&im.qarena);
+	free(im.media_dir);
+	free(im.media_src);
+	free(im.media_tmp);
+	qb_array_free(im.mf, im.capmf, sizeof(*im.mf), 0);
 	qb_map_dispose(&im.ids);
 	qb_array_free(im.v, im.cap, sizeof(*im.v), 0);
 	qb_array_free(im.cats, im.capcats, sizeof(*im.cats), 0);

@@ -14,6 +14,9 @@
 struct qb_import_opts {
 	const char *from;       /* an importer's name, or NULL: recognised per file */
 	const char *out;        /* the bank file, or NULL for standard output */
+	/* The folder for embedded files (images), or NULL: OUT without its
+	 * .xml and "-media" after it; with neither, images are not kept. */
+	const char *media;
 };
 
 struct qb_import_stats {

@@ -27,13 +27,15 @@ enum qb_imp_kind {
 
 /* An option (single, multiple), an accepted answer (short, numeric) or a
  * pair (matching: TEXT is the premise, MATCH the response). Texts are
- * plain text; the writer escapes them. */
+ * plain text (the writer escapes them), or the bank's rich text when the
+ * question says so (struct qb_imp_question.rich). */
 struct qb_imp_choice {
 	const char *text;
 	const char *match;      /* matching only, else NULL */
 	const char *feedback;   /* rationale, or NULL */
 	double fraction;        /* of the question's mark: 1 correct, 0 wrong */
 	double tolerance;       /* numeric only */
+	const char *unit;       /* numeric only: the answer's unit, or NULL */
 };
 
 struct qb_imp_question {
@@ -53,6 +55,18 @@ struct qb_imp_question {
 	size_t nchoices;
 	const char *const *distractors;   /* matching: responses that match no premise */
 	size_t ndistractors;
+	/* 1: stem, explanation, rubric, feedbacks, option texts, premises,
+	 * responses and distractors are the bank's rich text, well-formed XML
+	 * content in schema/qbank.xsd's markup (inline markup only in option
+	 * texts, premises, responses and distractors), written as they are;
+	 * 0: plain text. Answers (short, numeric, truefalse) are always plain. */
+	int rich;
+	int no_shuffle;                   /* the source keeps the order of options or pairs */
+	const char *const *tags;          /* <tag> values, plain text */
+	size_t ntags;
+	const char *rubric;               /* essay: the grader's information, or NULL */
+	const char *response_format;      /* essay: "editor", "plain" or NULL (the default) */
+	unsigned long lines, min_words, max_words;   /* essay: 0 when not given */
 };
 
 /* Where an importer sends its results; PATH is the file as named on the
@@ -64,6 +78,18 @@ struct qb_imp_sink {
 	int (*question)(void *ctx, const struct qb_imp_question *q);
 	int (*report)(void *ctx, unsigned long line, enum qb_severity sev, enum qb_rule_key rule,
 		      const char *question, const char *msg);
+	/* An embedded file (a Moodle <file>) of LEN bytes at LINE, named NAME
+	 * by its source (any bytes: the driver makes a safe, unique file name
+	 * of it). Writes it into the media folder and sets SRC (CAP bytes) to
+	 * the path an <img src> in the bank gives it. Returns 0, 1 when there
+	 * is no media folder (SRC untouched, nothing written: the importer
+	 * reports the image as dropped), or a negative error. */
+	int (*media)(void *ctx, unsigned long line, const char *name, const void *data, size_t len,
+		     char *src, size_t cap);
+	/* A category named by the source before its questions ("a/b/c"), with
+	 * its description (the bank's rich text, block) or NULL: it takes its
+	 * place in the order there. May be NULL (not called). */
+	int (*category)(void *ctx, const char *path, const char *description);
 };
 
 /* Formats the message and calls SINK->report (importers.c). */
@@ -80,6 +106,9 @@ struct qb_importer {
 	 * whole file (out of memory). Bad questions are diagnostics, not errors. */
 	int (*read)(const char *data, size_t len, const struct qb_imp_sink *sink,
 		    struct qb_error *err);
+	/* Optional: reads the open file FD as a stream (bounded memory, for
+	 * sources that can be read so), used instead of READ when present. */
+	int (*read_fd)(int fd, const struct qb_imp_sink *sink, struct qb_error *err);
 };
 
 #endif

@@ -8,9 +8,9 @@
  * specific test; GIFT's ::titles::, $CATEGORY: lines and answer blocks
  * come next. */
 const struct qb_importer qb_importers[] = {
-	{ "moodle", qb_imp_moodle_detect, qb_imp_moodle_read },
-	{ "aiken", qb_imp_aiken_detect, qb_imp_aiken_read },
-	{ "gift", qb_imp_gift_detect, qb_imp_gift_read },
+	{ "moodle", qb_imp_moodle_detect, qb_imp_moodle_read, qb_imp_moodle_read_fd },
+	{ "aiken", qb_imp_aiken_detect, qb_imp_aiken_read, NULL },
+	{ "gift", qb_imp_gift_detect, qb_imp_gift_read, NULL },
 };
 
 const size_t qb_nimporters = sizeof(qb_importers) / sizeof(qb_importers[0]);

@@ -24,6 +24,7 @@ int qb_imp_gift_read(const char *data, size_t len, const struct qb_imp_sink *sin
 int qb_imp_moodle_detect(const char *data, size_t len);
 int qb_imp_moodle_read(const char *data, size_t len, const struct qb_imp_sink *sink,
 		       struct qb_error *err);
+int qb_imp_moodle_read_fd(int fd, const struct qb_imp_sink *sink, struct qb_error *err);
 
 /* Shared by the importers: DATA without a UTF-8 byte-order mark. */
 const char *qb_imp_skip_bom(const char *data, size_t *len);

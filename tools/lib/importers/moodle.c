@@ -1,22 +1,32 @@
 /* Moodle XML, as Moodle's qformat_xml reads it: <quiz> holding <question
  * type="...">; categories are pseudo-questions whose path ($course$/top/...)
- * sets the category of the questions after them. Read with the reader's
+ * sets the category of the questions after them. Read as a stream
+ * (xmlTextReader), one <question> expanded at a time and freed before the
+ * next, so memory does not grow with the file; with the reader's
  * hardening: no DTD loading, no entity expansion, no network (a DOCTYPE is
- * refused). Texts in Moodle's HTML are read with libxml2's HTML parser and
- * kept as their text; markup beyond paragraphs and line breaks is reported
- * (import-markup-dropped). Fractions are percentages of the mark. */
+ * refused), libxml2's limits on depth and text size kept (no
+ * XML_PARSE_HUGE). Texts in Moodle's HTML become the bank's rich text
+ * (html_rich.h); embedded <file>s go to the driver's media folder.
+ * Fractions are percentages of the mark. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 
 #include "../core/arena.h"
 #include "../core/array.h"
+#include "html_rich.h"
 #include "importers.h"
+
+/* An embedded file of a field: its name in the HTML and its src in the bank. */
+struct media {
+	const char *name;
+	const char *src;
+};
 
 struct mxml {
 	const struct qb_imp_sink *sink;
@@ -26,8 +36,18 @@ struct mxml {
 	size_t nch, capch;
 	const char **ds;
 	size_t nds, capds;
-	int dropped;
+	const char **tags;
+	size_t ntags, captags;
+	struct media *media;    /* the files of the field being read */
+	size_t nmedia, capmedia;
+	struct qb_imp_html html;
+	struct qb_buf bin;      /* a decoded file */
+	int no_media;           /* the driver keeps no files */
 	int oom;
+	int rc;                 /* a media hook's error */
+	/* the first error libxml2 reported */
+	int err_line;
+	char err_msg[200];
 };
 
 static const char *const unsupported[] = {
@@ -67,30 +87,8 @@ static char *trimmed(char *s)
 	return s;
 }
 
-/* 1 when the HTML tree below N holds an element that is not a paragraph,
- * a line break or a plain div/span. */
-static int has_markup(const xmlNode *n)
-{
-	static const char *const plain[] = { "p", "br", "div", "span", "html", "body" };
-	const xmlNode *c;
-	size_t i;
-
-	for (c = n; c; c = c->next) {
-		if (c->type == XML_ELEMENT_NODE) {
-			for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
-				if (strcmp((const char *)c->name, plain[i]) == 0)
-					break;
-			if (i == sizeof(plain) / sizeof(plain[0]) || c->properties)
-				return 1;
-		}
-		if (c->children && has_markup(c->children))
-			return 1;
-	}
-	return 0;
-}
-
-/* The text of field N (<text> inside it, or N itself), HTML reduced to text. */
-static const char *field(struct mxml *m, const xmlNode *n)
+/* The plain text of element N (<text> inside it, or N itself), trimmed. */
+static const char *plain(struct mxml *m, const xmlNode *n)
 {
 	const xmlNode *t = child(n, "text");
 	xmlChar *raw;
@@ -103,21 +101,190 @@ static const char *field(struct mxml *m, const xmlNode *n)
 		return NULL;
 	s = keep(m, (const char *)raw);
 	xmlFree(raw);
-	if (strchr(s, '<') || strchr(s, '&')) {
-		htmlDocPtr doc = htmlReadMemory(s, (int)strlen(s), NULL, "UTF-8",
-						HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-						HTML_PARSE_NOWARNING | HTML_PARSE_NOIMPLIED);
-		xmlChar *c = doc ? xmlNodeGetContent((xmlNodePtr)doc) : NULL;
-
-		if (doc && has_markup(doc->children))
-			m->dropped = 1;
-		if (c) {
-			s = keep(m, (const char *)c);
-			xmlFree(c);
-		}
-		xmlFreeDoc(doc);
-	}
 	return trimmed(s);
+}
+
+static int b64_value(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decodes base64 S into m->bin (white space skipped); -1 for a character
+ * that is not base64. */
+static int b64_decode(struct mxml *m, const char *s)
+{
+	unsigned long acc = 0;
+	int bits = 0, v;
+
+	qb_buf_clear(&m->bin);
+	if (qb_buf_grow(&m->bin, strlen(s) / 4 * 3 + 3))
+		return QB_ENOMEM;
+	for (; *s; s++) {
+		if (strchr(" \t\r\n", *s))
+			continue;
+		if (*s == '=')
+			break;
+		if ((v = b64_value((unsigned char)*s)) < 0)
+			return -1;
+		acc = (acc << 6 | (unsigned long)v) & 0xFFFFFF;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			m->bin.ptr[m->bin.len++] = (char)(acc >> bits & 0xFF);
+		}
+	}
+	return 0;
+}
+
+static int report_at(struct mxml *m, unsigned long line, enum qb_severity sev,
+		     enum qb_rule_key rule, const char *name, const char *what)
+{
+	return qb_imp_report(m->sink, line, sev, rule, NULL, "question '%s': %s", name, what);
+}
+
+/* The <file> children of field N, handed to the driver's media folder. */
+static int field_files(struct mxml *m, const xmlNode *n, const char *qname)
+{
+	const xmlNode *f;
+	char src[1024], msg[300];
+	int rc;
+
+	m->nmedia = 0;
+	for (f = n ? n->children : NULL; f; f = f->next) {
+		xmlChar *name, *enc, *data;
+		struct media md;
+
+		if (f->type != XML_ELEMENT_NODE || strcmp((const char *)f->name, "file") != 0)
+			continue;
+		name = xmlGetProp(f, BAD_CAST "name");
+		enc = xmlGetProp(f, BAD_CAST "encoding");
+		data = xmlNodeGetContent((xmlNodePtr)f);
+		rc = 0;
+		if (!data) {
+			rc = QB_ENOMEM;
+		} else if (!name || (enc && strcmp((const char *)enc, "base64") != 0) ||
+			   (rc = b64_decode(m, (const char *)data)) != 0) {
+			if (rc != QB_ENOMEM) {
+				snprintf(msg, sizeof(msg), "the embedded file '%.80s' is not %s: left out",
+					 name ? (const char *)name : "",
+					 !name ? "named" : "base64");
+				rc = report_at(m, (unsigned long)xmlGetLineNo(f), QB_SEV_WARNING,
+					       QB_RULE_IMPORT_MARKUP_DROPPED, qname, msg);
+			}
+		} else {
+			rc = m->sink->media ? m->sink->media(m->sink->ctx, (unsigned long)xmlGetLineNo(f),
+							     (const char *)name, m->bin.ptr, m->bin.len,
+							     src, sizeof(src)) : 1;
+			if (rc == 0) {
+				md.name = keep(m, (const char *)name);
+				md.src = keep(m, src);
+				if (QB_ARRAY_PUSH(m->media, m->nmedia, m->capmedia, md))
+					rc = QB_ENOMEM;
+			} else if (rc == 1) {
+				m->no_media = 1;   /* the img reports it */
+				rc = 0;
+			}
+		}
+		xmlFree(name);
+		xmlFree(enc);
+		xmlFree(data);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* An img src of the HTML: @@PLUGINFILE@@/name (percent-encoded) names a
+ * <file> of the same field; nothing else can be kept. */
+static const char *map_img(void *ctx, const char *src, const char **why)
+{
+	struct mxml *m = ctx;
+	struct qb_buf name = QB_BUF_INIT;
+	const char *found = NULL;
+	size_t i;
+
+	if (strncmp(src, "@@PLUGINFILE@@/", 15) != 0) {
+		*why = "an address outside the file";
+		return NULL;
+	}
+	for (src += 15; *src && !m->oom; src++) {
+		if (*src == '%' && hexval(src[1]) >= 0 && hexval(src[2]) >= 0) {
+			m->oom |= qb_buf_addc(&name, (char)(hexval(src[1]) * 16 + hexval(src[2]))) != 0;
+			src += 2;
+		} else {
+			m->oom |= qb_buf_addc(&name, *src) != 0;
+		}
+	}
+	for (i = 0; name.ptr && i < m->nmedia && !found; i++)
+		if (strcmp(m->media[i].name, name.ptr) == 0)
+			found = m->media[i].src;
+	qb_buf_dispose(&name);
+	if (!found)
+		*why = m->no_media ? "no media folder: give -o or --media" :
+		       "no embedded file of that name";
+	return found;
+}
+
+/* The rich text of field N (<text> inside it, with its <file>s), BLOCK or
+ * inline, as the field's format says: html and Moodle's auto-format are
+ * HTML; plain text and Markdown are kept as text. */
+static const char *field_as(struct mxml *m, const xmlNode *n, int block, const char *qname)
+{
+	const xmlNode *t = child(n, "text");
+	xmlChar *raw, *fmt;
+	const char *s;
+
+	if (!n)
+		return NULL;
+	if ((m->rc = field_files(m, n, qname)) != 0)
+		return NULL;
+	raw = xmlNodeGetContent(t ? t : n);
+	if (!raw) {
+		m->oom = 1;
+		return NULL;
+	}
+	fmt = xmlGetProp(n, BAD_CAST "format");
+	if (fmt && strcmp((const char *)fmt, "markdown") == 0)
+		qb_imp_html_drop(&m->html, "Markdown (kept as plain text)");
+	if (fmt && (strcmp((const char *)fmt, "plain_text") == 0 ||
+		    strcmp((const char *)fmt, "markdown") == 0))
+		s = qb_imp_plain_rich(&m->html, &m->arena, trimmed((char *)raw));
+	else
+		s = qb_imp_html_rich(&m->html, &m->arena, trimmed((char *)raw), block);
+	xmlFree(raw);
+	xmlFree(fmt);
+	m->nmedia = 0;
+	if (!s) {
+		m->oom = 1;
+		return "";
+	}
+	return trimmed((char *)s);
+}
+
+static const char *field(struct mxml *m, const xmlNode *n, const char *qname)
+{
+	return field_as(m, n, 1, qname);
+}
+
+static const char *inline_field(struct mxml *m, const xmlNode *n, const char *qname)
+{
+	return field_as(m, n, 0, qname);
 }
 
 static double fraction(const xmlNode *a)
@@ -132,8 +299,7 @@ static double fraction(const xmlNode *a)
 static int report(struct mxml *m, const xmlNode *q, enum qb_severity sev, enum qb_rule_key rule,
 		  const char *name, const char *what)
 {
-	return qb_imp_report(m->sink, (unsigned long)xmlGetLineNo(q), sev, rule, NULL,
-			     "question '%s': %s", name, what);
+	return report_at(m, (unsigned long)xmlGetLineNo(q), sev, rule, name, what);
 }
 
 static void push(struct mxml *m, struct qb_imp_choice c)
@@ -142,23 +308,162 @@ static void push(struct mxml *m, struct qb_imp_choice c)
 		m->oom = 1;
 }
 
+/* The whole number in element NAME of QN; 0 when absent, empty or not one. */
+static unsigned long count_of(const xmlNode *qn, const char *name)
+{
+	const xmlNode *c = child(qn, name);
+	xmlChar *v = c ? xmlNodeGetContent((xmlNodePtr)c) : NULL;
+	char *end = NULL;
+	unsigned long n = 0;
+
+	if (v && v[0] >= '0' && v[0] <= '9') {
+		n = strtoul((const char *)v, &end, 10);
+		if (*end && *end != '.' && !strchr(" \t\r\n", *end))
+			n = 0;
+	}
+	xmlFree(v);
+	return n;
+}
+
+/* 1 when element NAME of QN says false as Moodle's trans_single() reads
+ * it ("false", "0" or nothing, trimmed); DFLT when the element is absent. */
+static int is_false(const xmlNode *qn, const char *name, int dflt)
+{
+	const xmlNode *c = child(qn, name);
+	xmlChar *v = c ? xmlNodeGetContent((xmlNodePtr)c) : NULL;
+	char *t = v ? trimmed((char *)v) : NULL;
+	int r = t ? strcmp(t, "false") == 0 || strcmp(t, "0") == 0 || !*t : dflt;
+
+	xmlFree(v);
+	return r;
+}
+
+/* Tags: <tags><tag><text>x</text></tag>... */
+static void read_tags(struct mxml *m, const xmlNode *qn)
+{
+	const xmlNode *t;
+
+	for (t = child(qn, "tags"); t && (t = t->children) != NULL; t = NULL)
+		for (; t; t = t->next)
+			if (t->type == XML_ELEMENT_NODE && !strcmp((const char *)t->name, "tag")) {
+				const char *v = plain(m, t);
+
+				if (v && *v && QB_ARRAY_PUSH(m->tags, m->ntags, m->captags, v))
+					m->oom = 1;
+			}
+}
+
+/* Essay: the response settings the bank holds (format, lines, word
+ * limits) and the grader's information as the rubric; Moodle's other
+ * settings are reported. */
+static int read_essay(struct mxml *m, const xmlNode *qn, struct qb_imp_question *q)
+{
+	const xmlNode *c = child(qn, "responseformat");
+	xmlChar *f = c ? xmlNodeGetContent((xmlNodePtr)c) : NULL;
+	const char *fs = f ? (const char *)f : "editor";
+	const char *tmpl;
+	int rc = 0;
+
+	q->kind = QB_IMP_ESSAY;
+	if (!strcmp(fs, "editor") || !strcmp(fs, "editorfilepicker")) {
+		q->response_format = "editor";
+	} else if (!strcmp(fs, "plain") || !strcmp(fs, "monospaced")) {
+		q->response_format = "plain";
+	} else {
+		q->response_format = NULL;
+		qb_imp_html_drop(&m->html, "the response format 'noinline' (attachments only)");
+	}
+	if (!strcmp(fs, "monospaced"))
+		qb_imp_html_drop(&m->html, "the monospaced response box (a plain one)");
+	xmlFree(f);
+	q->lines = count_of(qn, "responsefieldlines");
+	q->min_words = count_of(qn, "minwordlimit");
+	q->max_words = count_of(qn, "maxwordlimit");
+	if (q->max_words && q->min_words > q->max_words)
+		q->min_words = 0;
+	if (count_of(qn, "attachments"))
+		qb_imp_html_drop(&m->html, "the essay's attachments");
+	q->rubric = field(m, child(qn, "graderinfo"), q->name);
+	tmpl = field(m, child(qn, "responsetemplate"), q->name);
+	if (tmpl && *tmpl)
+		qb_imp_html_drop(&m->html, "the essay's response template");
+	return rc;
+}
+
+/* Numerical units: the unit of multiplier 1 becomes the answer's unit;
+ * other units, and a unit that Moodle grades, change what is marked. */
+static int read_units(struct mxml *m, const xmlNode *qn, const char *name, const char **unit)
+{
+	const xmlNode *u, *units = child(qn, "units");
+	char msg[300];
+	int rc = 0;
+
+	*unit = NULL;
+	for (u = units ? units->children : NULL; !rc && u; u = u->next) {
+		const char *un, *mult;
+
+		if (u->type != XML_ELEMENT_NODE || strcmp((const char *)u->name, "unit") != 0)
+			continue;
+		un = plain(m, child(u, "unit_name"));
+		mult = plain(m, child(u, "multiplier"));
+		if (!un || !*un)
+			continue;
+		if (!*unit && (!mult || strtod(mult, NULL) == 1.0)) {
+			*unit = un;
+			continue;
+		}
+		snprintf(msg, sizeof(msg), "the unit '%.40s' (multiplier %.20s) is not kept: an answer "
+			 "given in it is marked wrong", un, mult ? mult : "?");
+		rc = report(m, u, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, name, msg);
+	}
+	if (!rc && *unit && count_of(qn, "unitgradingtype") > 0) {
+		const char *pen = plain(m, child(qn, "unitpenalty"));
+
+		snprintf(msg, sizeof(msg), "Moodle grades the unit (a penalty of %.20s for a wrong one); "
+			 "the bank shows it and does not grade it", pen && *pen ? pen : "?");
+		rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, name, msg);
+	}
+	return rc;
+}
+
+/* A shortanswer pattern as the bank's accepted answer: "\*" is a literal
+ * '*'; a bare '*' is Moodle's wildcard, which a bank cannot hold. */
+static const char *short_answer(struct mxml *m, const char *s, int *wild)
+{
+	char *d = keep(m, s), *o = d;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1] == '*') {
+			*o++ = '*';
+			s++;
+			continue;
+		}
+		if (*s == '*')
+			*wild = 1;
+		*o++ = *s;
+	}
+	*o = '\0';
+	return d;
+}
+
 static int question(struct mxml *m, const xmlNode *qn)
 {
 	xmlChar *type = xmlGetProp(qn, (const xmlChar *)"type");
 	struct qb_imp_question q;
 	const char *t = type ? (const char *)type : "";
 	const xmlNode *c;
-	char msg[256];
+	char msg[300];
 	size_t i, k, ncorrect = 0;
 	double share = 0;
 	int rc = 0, changed = 0;
 
 	memset(&q, 0, sizeof(q));
-	m->nch = m->nds = 0;
-	m->dropped = 0;
+	m->nch = m->nds = m->ntags = m->nmedia = 0;
+	qb_imp_html_reset(&m->html);
 	q.line = (unsigned long)xmlGetLineNo(qn);
+	q.rich = 1;
 	if (strcmp(t, "category") == 0) {
-		const char *p = field(m, child(qn, "category"));
+		const char *p = plain(m, child(qn, "category"));
 
 		if (p) {
 			if (strncmp(p, "$course$/", 9) == 0 || strncmp(p, "$system$/", 9) == 0)
@@ -172,10 +477,16 @@ static int question(struct mxml *m, const xmlNode *qn)
 			free(m->category);
 			m->category = strdup(p);
 			rc = m->category ? 0 : QB_ENOMEM;
+			if (!rc && m->sink->category) {
+				const char *info = field(m, child(qn, "info"), p);
+
+				rc = m->oom ? QB_ENOMEM : m->rc ? m->rc :
+				     m->sink->category(m->sink->ctx, p, info);
+			}
 		}
 		goto done;
 	}
-	q.name = field(m, child(qn, "name"));
+	q.name = plain(m, child(qn, "name"));
 	if (!q.name || !*q.name)
 		q.name = "question";
 	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
@@ -185,20 +496,23 @@ static int question(struct mxml *m, const xmlNode *qn)
 	    !(strcmp(t, "multichoice") == 0 || strcmp(t, "truefalse") == 0 ||
 	      strcmp(t, "shortanswer") == 0 || strcmp(t, "numerical") == 0 ||
 	      strcmp(t, "essay") == 0 || strcmp(t, "matching") == 0)) {
-		snprintf(msg, sizeof(msg), "type '%s' has no equivalent in a bank: left out", t);
+		snprintf(msg, sizeof(msg), "type '%.60s' has no equivalent in a bank: left out", t);
 		rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_UNSUPPORTED_TYPE, q.name, msg);
 		goto done;
 	}
 	q.category = m->category;
-	q.idnumber = field(m, child(qn, "idnumber"));
-	q.stem = field(m, child(qn, "questiontext"));
-	q.explanation = field(m, child(qn, "generalfeedback"));
+	q.idnumber = plain(m, child(qn, "idnumber"));
+	q.stem = field(m, child(qn, "questiontext"), q.name);
+	q.explanation = field(m, child(qn, "generalfeedback"), q.name);
 	if ((c = child(qn, "defaultgrade")) != NULL) {
-		xmlChar *g = xmlNodeGetContent(c);
+		xmlChar *g = xmlNodeGetContent((xmlNodePtr)c);
 
 		q.points = g ? strtod((const char *)g, NULL) : 0;
 		xmlFree(g);
 	}
+	read_tags(m, qn);
+	/* Moodle's defaults when absent: multichoice false, matching true */
+	q.no_shuffle = is_false(qn, "shuffleanswers", strcmp(t, "multichoice") == 0);
 	if (strcmp(t, "matching") == 0) {
 		q.kind = QB_IMP_MATCHING;
 		for (c = qn->children; c; c = c->next)
@@ -206,8 +520,9 @@ static int question(struct mxml *m, const xmlNode *qn)
 				struct qb_imp_choice ch;
 
 				memset(&ch, 0, sizeof(ch));
-				ch.text = field(m, c);
-				ch.match = field(m, child(c, "answer"));
+				ch.text = inline_field(m, c, q.name);
+				/* the answer is shown as HTML (format_string) */
+				ch.match = inline_field(m, child(c, "answer"), q.name);
 				if (!ch.match)
 					ch.match = "";
 				if (!ch.text || !*ch.text) {
@@ -218,30 +533,43 @@ static int question(struct mxml *m, const xmlNode *qn)
 				}
 			}
 	} else {
+		int choice = strcmp(t, "multichoice") == 0;
+		int wild = 0, dummy = 0;
+
 		for (c = qn->children; c; c = c->next)
 			if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "answer")) {
 				struct qb_imp_choice ch;
 				const xmlNode *tol = child(c, "tolerance");
 
 				memset(&ch, 0, sizeof(ch));
-				ch.text = field(m, c);
-				ch.feedback = field(m, child(c, "feedback"));
+				ch.text = choice ? inline_field(m, c, q.name) : plain(m, c);
+				if (ch.text && strcmp(t, "shortanswer") == 0)
+					ch.text = short_answer(m, ch.text, fraction(c) > 0 ? &wild : &dummy);
+				ch.feedback = field(m, child(c, "feedback"), q.name);
 				ch.fraction = fraction(c);
 				if (tol) {
-					xmlChar *v = xmlNodeGetContent(tol);
+					xmlChar *v = xmlNodeGetContent((xmlNodePtr)tol);
 
 					ch.tolerance = v ? fabs(strtod((const char *)v, NULL)) : 0;
 					xmlFree(v);
 				}
+				if (!ch.text)
+					ch.text = "";
 				push(m, ch);
 			}
+		if (wild && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
+					 "an answer uses Moodle's '*' wildcard: the bank accepts the "
+					 "'*' literally")))
+			goto done;
 	}
-	if (m->oom) {
-		rc = QB_ENOMEM;
+	if (m->oom || m->rc) {
+		rc = m->rc ? m->rc : QB_ENOMEM;
 		goto done;
 	}
 	if (strcmp(t, "essay") == 0) {
-		q.kind = QB_IMP_ESSAY;
+		rc = read_essay(m, qn, &q);
+		if (rc)
+			goto done;
 	} else if (strcmp(t, "truefalse") == 0) {
 		q.kind = QB_IMP_TRUEFALSE;
 		for (i = 0; i < m->nch; i++) {
@@ -256,12 +584,7 @@ static int question(struct mxml *m, const xmlNode *qn)
 		}
 		m->nch = 0;
 	} else if (strcmp(t, "multichoice") == 0) {
-		const xmlNode *single = child(qn, "single");
-		xmlChar *sv = single ? xmlNodeGetContent(single) : NULL;
-
-		q.kind = sv && (strcmp((const char *)sv, "false") == 0 || strcmp((const char *)sv, "0") == 0)
-			 ? QB_IMP_MULTIPLE : QB_IMP_SINGLE;
-		xmlFree(sv);
+		q.kind = is_false(qn, "single", 0) ? QB_IMP_MULTIPLE : QB_IMP_SINGLE;
 		for (i = 0; i < m->nch; i++)
 			if (m->ch[i].fraction > 0) {
 				if (ncorrect && fabs(m->ch[i].fraction - share) > 1e-5)
@@ -277,6 +600,20 @@ static int question(struct mxml *m, const xmlNode *qn)
 				}
 		} else if (ncorrect && fabs(share * (double)ncorrect - 1) > 1e-4) {
 			changed = 1;
+		}
+		if (q.kind == QB_IMP_MULTIPLE && m->nch > ncorrect) {
+			/* the bank takes 100%/W off for each of its W wrong options picked */
+			double cost = -1.0 / (double)(m->nch - ncorrect);
+
+			for (i = 0; i < m->nch; i++)
+				if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4 &&
+				    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
+						 "a wrong answer's fraction is not an equal share of -100% "
+						 "(what the bank's multiple-answer marking takes off for "
+						 "each wrong option picked)")))
+					goto done;
+				else if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4)
+					break;
 		}
 		if (changed && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
 			q.kind == QB_IMP_SINGLE ?
@@ -295,10 +632,17 @@ static int question(struct mxml *m, const xmlNode *qn)
 	} else {
 		q.kind = strcmp(t, "shortanswer") == 0 ? QB_IMP_SHORT : QB_IMP_NUMERIC;
 		if (q.kind == QB_IMP_SHORT && (c = child(qn, "usecase")) != NULL) {
-			xmlChar *u = xmlNodeGetContent(c);
+			xmlChar *u = xmlNodeGetContent((xmlNodePtr)c);
 
 			q.case_sensitive = u && strcmp((const char *)u, "1") == 0;
 			xmlFree(u);
+		}
+		for (i = 0; i < m->nch; i++) {
+			if (m->ch[i].fraction <= 0 && *m->ch[i].text)
+				qb_imp_html_drop(&m->html, "answers that earn 0% (they change no mark)");
+			if (m->ch[i].feedback && *m->ch[i].feedback)
+				qb_imp_html_drop(&m->html, "the answers' feedback (a bank keeps none for "
+						 "short or numeric answers)");
 		}
 		for (i = k = 0; i < m->nch; i++) {
 			if (fabs(m->ch[i].fraction - 1) < 1e-5 && (q.kind == QB_IMP_SHORT || k == 0)) {
@@ -321,19 +665,32 @@ static int question(struct mxml *m, const xmlNode *qn)
 				    "no answer earns full marks: left out");
 			goto done;
 		}
+		if (q.kind == QB_IMP_NUMERIC) {
+			if ((rc = read_units(m, qn, q.name, &m->ch[0].unit)) != 0)
+				goto done;
+		}
 	}
 	if (q.kind == QB_IMP_MATCHING && m->nch < 2) {
 		rc = report(m, qn, QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, q.name,
 			    "fewer than two pairs: left out");
 		goto done;
 	}
-	if (m->dropped && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_MARKUP_DROPPED, q.name,
-				       "HTML markup reduced to its text")))
+	if (m->html.oom || m->oom) {
+		rc = QB_ENOMEM;
 		goto done;
+	}
+	if (m->html.dropped.len) {
+		snprintf(msg, sizeof(msg), "not kept (reduced to its text or left out): %.200s%s",
+			 m->html.dropped.ptr, m->html.dropped.len > 200 ? "..." : "");
+		if ((rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_MARKUP_DROPPED, q.name, msg)))
+			goto done;
+	}
 	q.choices = m->ch;
 	q.nchoices = m->nch;
 	q.distractors = m->ds;
 	q.ndistractors = m->nds;
+	q.tags = m->tags;
+	q.ntags = m->ntags;
 	rc = m->sink->question(m->sink->ctx, &q);
 done:
 	xmlFree(type);
@@ -352,47 +709,121 @@ int qb_imp_moodle_detect(const char *data, size_t len)
 	return 0;
 }
 
-int qb_imp_moodle_read(const char *data, size_t len, const struct qb_imp_sink *sink,
-		       struct qb_error *err)
+/* MSG on one line (libxml2's messages may hold newlines), trimmed. */
+static void one_line(char *msg)
+{
+	char *p;
+
+	for (p = msg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	trimmed(msg);
+}
+
+static void on_error(void *ctx, xmlErrorPtr e)
+{
+	struct mxml *m = ctx;
+
+	if (m->err_msg[0] || !e || e->level < XML_ERR_ERROR)
+		return;
+	m->err_line = e->line;
+	snprintf(m->err_msg, sizeof(m->err_msg), "%s", e->message ? e->message : "parse error");
+	one_line(m->err_msg);
+}
+
+/* No XML_PARSE_NOENT (no entity expansion), no DTDLOAD, no network, no
+ * HUGE (libxml2's limits: 256 levels of nesting, 10 MB in one text node,
+ * which bounds an embedded file); big lines for line numbers past 65535. */
+#define READ_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | \
+		      XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
+
+/* The stream: each <question> below <quiz> is expanded, read and passed
+ * over (the reader frees what it passed). */
+static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struct qb_error *err)
 {
 	struct mxml m;
-	xmlDocPtr doc;
-	xmlNode *root, *c;
-	int rc = 0;
+	int ret, rc = 0, refused = 0;
 
-	(void)err;
-	if (len > (size_t)INT32_MAX)
-		return qb_imp_report(sink, 0, QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, NULL,
-				     "the file is larger than 2 GiB: nothing imported");
-	/* no XML_PARSE_NOENT (no entity expansion), no DTDLOAD, no network */
-	doc = xmlReadMemory(data, (int)len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-			    XML_PARSE_NOWARNING);
-	if (!doc) {
-		const xmlError *e = xmlGetLastError();
-
-		return qb_imp_report(sink, e ? (unsigned long)e->line : 0, QB_SEV_ERROR,
-				     QB_RULE_IMPORT_REFUSED, NULL,
-				     "not well-formed XML (%s): nothing imported",
-				     e && e->message ? trimmed(e->message) : "parse error");
-	}
-	if (doc->intSubset || doc->extSubset) {
-		xmlFreeDoc(doc);
-		return qb_imp_report(sink, 1, QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, NULL,
-				     "the file has a DOCTYPE (Moodle XML takes no DTD and no "
-				     "entities): nothing imported");
-	}
 	memset(&m, 0, sizeof(m));
 	m.sink = sink;
-	root = xmlDocGetRootElement(doc);
-	for (c = root ? root->children : NULL; !rc && c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "question") == 0)
-			rc = question(&m, c);
-	xmlFreeDoc(doc);
+	m.html.img = map_img;
+	m.html.img_ctx = &m;
+	if (!r) {
+		qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
+		return QB_ENOMEM;
+	}
+	xmlTextReaderSetStructuredErrorHandler(r, on_error, &m);
+	ret = xmlTextReaderRead(r);
+	while (ret == 1 && !rc) {
+		int type = xmlTextReaderNodeType(r), depth = xmlTextReaderDepth(r);
+		const char *name = (const char *)xmlTextReaderConstLocalName(r);
+
+		if (type == XML_READER_TYPE_DOCUMENT_TYPE) {
+			rc = qb_imp_report(sink, (unsigned long)xmlTextReaderGetParserLineNumber(r),
+					   QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, NULL,
+					   "the file has a DOCTYPE (Moodle XML takes no DTD and no "
+					   "entities): nothing imported");
+			refused = 1;
+			break;
+		}
+		if (type == XML_READER_TYPE_ELEMENT && depth == 0 && strcmp(name, "quiz") != 0) {
+			rc = qb_imp_report(sink, (unsigned long)xmlTextReaderGetParserLineNumber(r),
+					   QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, NULL,
+					   "the root element is <%.40s>, not Moodle XML's <quiz>: "
+					   "nothing imported", name);
+			refused = 1;
+			break;
+		}
+		if (type == XML_READER_TYPE_ELEMENT && depth == 1 && strcmp(name, "question") == 0) {
+			xmlNodePtr qn = xmlTextReaderExpand(r);
+
+			if (!qn) {
+				ret = -1;   /* the parser's error (a limit, a syntax error) */
+				break;
+			}
+			rc = question(&m, qn);
+			ret = xmlTextReaderNext(r);
+			continue;
+		}
+		ret = xmlTextReaderRead(r);
+	}
+	if (!rc && !refused && ret < 0) {
+		const xmlError *e = m.err_msg[0] ? NULL : xmlGetLastError();
+
+		if (!m.err_msg[0] && e && e->message) {
+			snprintf(m.err_msg, sizeof(m.err_msg), "%s", e->message);
+			one_line(m.err_msg);
+			m.err_line = e->line;
+		}
+		rc = qb_imp_report(sink, m.err_line > 0 ? (unsigned long)m.err_line : 1, QB_SEV_ERROR,
+				   QB_RULE_IMPORT_REFUSED, NULL,
+				   "not well-formed XML or over libxml2's limits (%s): nothing from "
+				   "here on imported", m.err_msg[0] ? m.err_msg : "parse error");
+	}
+	xmlFreeTextReader(r);
 	qb_arena_dispose(&m.arena);
 	free(m.category);
+	qb_imp_html_dispose(&m.html);
+	qb_buf_dispose(&m.bin);
 	qb_array_free(m.ch, m.capch, sizeof(*m.ch), 0);
 	qb_array_free(m.ds, m.capds, sizeof(*m.ds), 0);
+	qb_array_free(m.tags, m.captags, sizeof(*m.tags), 0);
+	qb_array_free(m.media, m.capmedia, sizeof(*m.media), 0);
 	if (rc == QB_ENOMEM)
 		qb_error_set(err, rc, "%s: out of memory", sink->path);
 	return rc;
+}
+
+int qb_imp_moodle_read(const char *data, size_t len, const struct qb_imp_sink *sink,
+		       struct qb_error *err)
+{
+	if (len > (size_t)INT32_MAX)
+		return qb_imp_report(sink, 0, QB_SEV_ERROR, QB_RULE_IMPORT_REFUSED, NULL,
+				     "the file is larger than 2 GiB: nothing imported");
+	return read_stream(xmlReaderForMemory(data, (int)len, NULL, NULL, READ_OPTIONS), sink, err);
+}
+
+int qb_imp_moodle_read_fd(int fd, const struct qb_imp_sink *sink, struct qb_error *err)
+{
+	return read_stream(xmlReaderForFd(fd, NULL, NULL, READ_OPTIONS), sink, err);
 }
