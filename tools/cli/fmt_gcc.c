@@ -34,8 +34,13 @@ void fmt_summary(FILE *out, const struct qb_report *r)
 		c[QB_SEV_WARNING], fmt_plural(c[QB_SEV_WARNING], "warning", "warnings"));
 	if (c[QB_SEV_INFO])
 		fprintf(out, ", %zu %s", c[QB_SEV_INFO], fmt_plural(c[QB_SEV_INFO], "info", "infos"));
-	fputs("; ", out);
-	fmt_coverage(out, s->explained, s->explainable, s->rationales, s->rationalizable);
+	/* no coverage of nothing: an unparsable or foreign file is not "100%" */
+	if (s->questions == 0)
+		fputs("; no question read", out);
+	else {
+		fputs("; ", out);
+		fmt_coverage(out, s->explained, s->explainable, s->rationales, s->rationalizable);
+	}
 	fputc('\n', out);
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/array.h"
 #include "core/buf.h"
+#include "text.h"
 
 int qb_config_new(struct qb_config **out)
 {
@@ -469,6 +470,14 @@ static int top_setting(struct parser *p, const char *key, const struct value *v)
 		return set_pct(p, &p->c->min_explanation_coverage, v, key);
 	if (strcmp(key, "min-rationale-coverage") == 0)
 		return set_pct(p, &p->c->min_rationale_coverage, v, key);
+	{
+		static const char *const settings[] = { "max-warnings", "min-explanation-coverage",
+							"min-rationale-coverage" };
+		const char *hint = qb_text_closest(key, settings, sizeof(settings) / sizeof(settings[0]));
+
+		if (hint)
+			return fail(p, "unknown setting '%s'; did you mean '%s'?", key, hint);
+	}
 	return fail(p, "unknown setting '%s'; expected max-warnings, min-explanation-coverage, "
 		    "min-rationale-coverage, [rules] or [[custom-rule]]", key);
 }
@@ -554,9 +563,15 @@ static int custom_setting(struct parser *p, const char *key, const struct value 
 		dst = &r->pattern;
 	else if (strcmp(key, "message") == 0)
 		dst = &r->message;
-	else if (strcmp(key, "severity") != 0)
+	else if (strcmp(key, "severity") != 0) {
+		static const char *const keys[] = { "id", "pattern", "message", "parts", "severity" };
+		const char *hint = qb_text_closest(key, keys, sizeof(keys) / sizeof(keys[0]));
+
+		if (hint)
+			return fail(p, "unknown key '%s' in [[custom-rule]]; did you mean '%s'?", key, hint);
 		return fail(p, "unknown key '%s' in [[custom-rule]]; expected id, pattern, message, "
 			    "parts or severity", key);
+	}
 	rc = want(p, v, V_STRING, key);
 	if (rc)
 		return rc;
@@ -693,6 +708,21 @@ static int header(struct parser *p, const char *s)
 		p->seen_rules = 1;
 		p->table = T_RULES;
 		return 0;
+	}
+	{
+		static const char *const tables[] = { "rules", "custom-rule" };
+		char t[64];
+		const char *hint = NULL;
+
+		if (n < sizeof(t)) {
+			memcpy(t, name, n);
+			t[n] = '\0';
+			hint = qb_text_closest(t, tables, 2);
+		}
+		if (hint)
+			return fail(p, "unknown table %s%.*s%s; did you mean %s?", array ? "[[" : "[",
+				    (int)n, name, array ? "]]" : "]",
+				    hint[0] == 'r' ? "[rules]" : "[[custom-rule]]");
 	}
 	return fail(p, "unknown table %s%.*s%s; expected [rules] or [[custom-rule]]", array ? "[[" : "[",
 		    (int)n, name, array ? "]]" : "]");

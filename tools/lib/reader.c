@@ -88,6 +88,7 @@ struct qb_reader {
 	int fatal;
 	int done;
 	int over_limit;            /* the current question broke a limit (limits.h) */
+	int foreign_root;          /* the root element is not <bank> */
 	int advance_with_next;     /* the current node's subtree was consumed */
 
 	int started;               /* qb_reader_next has been called */
@@ -348,7 +349,10 @@ static void foreign_root(char *msg, size_t cap, const xmlError *e)
 		if (strlen(foreign_roots[i].root) == (size_t)(b - a) &&
 		    strncmp(a, foreign_roots[i].root, (size_t)(b - a)) == 0)
 			break;
-	if (i < sizeof(foreign_roots) / sizeof(foreign_roots[0]))
+	if (i == 0)   /* the one of them qbank import reads */
+		snprintf(msg, cap, "this is %s, not a qbank bank: qbank import converts it "
+			 "(qbank import %s -o BANK.xml)", foreign_roots[i].what, e->file ? e->file : "FILE");
+	else if (i < sizeof(foreign_roots) / sizeof(foreign_roots[0]))
 		snprintf(msg, cap, "this is %s, not a qbank bank: a bank's root element is <bank> "
 			 "(schema/README.md); convert the questions into one", foreign_roots[i].what);
 	else
@@ -356,13 +360,247 @@ static void foreign_root(char *msg, size_t cap, const xmlError *e)
 			 "(schema/README.md)", (int)(b - a), a);
 }
 
+/* ---- schema errors in the bank's words ------------------------------
+ * libxml2's validator speaks of "elements not expected" and "atomic
+ * types"; an author thinks in tags, attributes and their order. The
+ * messages below say what to write instead, with a "did you mean" for a
+ * misspelt name or value. Names are the schema's (schema/qbank.xsd). */
+static const char *const bank_elements[] = {
+	"answer", "bank", "br", "category", "code", "description", "distractor", "em",
+	"explanation", "img", "li", "math", "ol", "option", "p", "pair", "pre", "premise",
+	"question", "rationale", "response", "rubric", "source", "stem", "strong", "sub", "sup",
+	"tag", "text", "title", "ul",
+};
+static const char *const bank_attributes[] = {
+	"alt", "case-sensitive", "correct", "display", "for", "format", "id", "lang", "lines",
+	"max-words", "min-words", "name", "points", "select", "shuffle", "src", "tolerance",
+	"type", "unit", "version", "width",
+};
+
+/* The order of the children of <bank>, <question>, <option> and <pair>:
+ * within a group, an element of a lower rank comes before one of a higher
+ * rank (elements of one rank may mix). */
+struct ranked {
+	const char *name;
+	int rank;
+};
+static const struct ranked order_bank[] = {
+	{ "title", 1 }, { "description", 2 }, { "category", 3 }, { "question", 3 }, { NULL, 0 },
+};
+static const struct ranked order_question[] = {
+	{ "source", 1 }, { "tag", 2 }, { "stem", 3 }, { "option", 4 }, { "answer", 4 },
+	{ "rationale", 4 }, { "pair", 4 }, { "distractor", 5 }, { "response", 4 }, { "rubric", 5 },
+	{ "explanation", 6 }, { NULL, 0 },
+};
+static const struct ranked order_option[] = { { "text", 1 }, { "rationale", 2 }, { NULL, 0 } };
+static const struct ranked order_pair[] = { { "premise", 1 }, { "response", 2 }, { NULL, 0 } };
+static const struct ranked *const order_groups[] = {
+	order_bank, order_question, order_option, order_pair,
+};
+
+static int rank_in(const struct ranked *g, const char *name, size_t len)
+{
+	for (; g->name; g++)
+		if (strlen(g->name) == len && strncmp(g->name, name, len) == 0)
+			return g->rank;
+	return 0;
+}
+
+/* For "Element 'EL': This element is not expected. Expected is one of
+ * ( a, b )": the element EL must come before, when EL belongs earlier in
+ * the group that holds it and every expected name, or NULL. */
+static const char *must_precede(const char *el, const char *expected)
+{
+	size_t gi;
+
+	for (gi = 0; expected && gi < sizeof(order_groups) / sizeof(order_groups[0]); gi++) {
+		const struct ranked *g = order_groups[gi], *x, *best = NULL;
+		int r = rank_in(g, el, strlen(el)), min = 0, ok = 1;
+		const char *p = strchr(expected, '(');
+
+		if (!r || !p)
+			continue;
+		while (ok && *++p) {
+			size_t n;
+			int k;
+
+			p += strspn(p, " ,");
+			n = strcspn(p, " ,)");
+			if (!n)
+				break;
+			k = rank_in(g, p, n);
+			ok = k > 0;
+			if (k && (!min || k < min))
+				min = k;
+			p += n - 1;
+		}
+		if (!ok || !min || r >= min)
+			continue;
+		/* the latest element of a rank between EL's and the expected ones
+		 * (<stem> for a <tag> met among the options), else the first expected */
+		for (x = g; x->name; x++)
+			if (x->rank > r && x->rank < min && (!best || x->rank > best->rank))
+				best = x;
+		if (best)
+			return best->name;
+		for (x = g; x->name; x++)
+			if (x->rank == min)
+				return x->name;
+	}
+	return NULL;
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Copies the quoted name after PREFIX in M ("Element 'x'", "attribute 'y'")
+ * into OUT; 0 when there is none. */
+static int quoted_after(const char *m, const char *prefix, char *out, size_t cap)
+{
+	const char *a = strstr(m, prefix), *b;
+
+	if (!a)
+		return 0;
+	a += strlen(prefix);
+	b = strchr(a, '\'');
+	if (!b || (size_t)(b - a) >= cap)
+		return 0;
+	memcpy(out, a, (size_t)(b - a));
+	out[b - a] = '\0';
+	return 1;
+}
+
+/* An enumeration's set "{'single', 'multiple'}" as candidates in BUF. */
+static size_t set_members(const char *m, char *buf, size_t cap, const char **cands, size_t max)
+{
+	const char *p = strchr(m, '{');
+	size_t n = 0, used = 0;
+
+	while (p && n < max) {
+		const char *a = strchr(p, '\''), *b;
+
+		if (!a || (b = strchr(a + 1, '\'')) == NULL || strchr(p, '}') < a)
+			break;
+		if (used + (size_t)(b - a) >= cap)
+			break;
+		memcpy(buf + used, a + 1, (size_t)(b - a - 1));
+		buf[used + (size_t)(b - a - 1)] = '\0';
+		cands[n++] = buf + used;
+		used += (size_t)(b - a);
+		p = b + 1;
+	}
+	return n;
+}
+
+/* Drops trailing white space and a final '.' (libxml2 ends with ".\n"). */
+static void trim_dot(char *msg)
+{
+	size_t n = strlen(msg);
+
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ' || msg[n - 1] == '.'))
+		msg[--n] = '\0';
+}
+
+/* Rewrites MSG, a schema error, in the bank's words when its pattern is
+ * one of those authors meet; leaves it alone otherwise. */
+static void bank_words(char *msg, size_t cap, const xmlError *e)
+{
+	const char *m = e->message, *hint;
+	char el[128], at[128], val[256], set[512];
+	const char *cands[32];
+	size_t n;
+
+	if (!m || !quoted_after(m, "Element '", el, sizeof(el)))
+		return;
+	if (quoted_after(m, "attribute '", at, sizeof(at))) {
+		if (strstr(m, "is not allowed")) {
+			hint = qb_text_closest(at, bank_attributes, NELEM(bank_attributes));
+			if (hint)
+				snprintf(msg, cap, "<%s> has no attribute '%s'; did you mean '%s'?", el, at,
+					 hint);
+			else
+				snprintf(msg, cap, "<%s> has no attribute '%s' (schema/README.md lists "
+					 "the attributes of each element)", el, at);
+			return;
+		}
+		if (strstr(m, "[facet 'enumeration']") && quoted_after(m, "The value '", val, sizeof(val))) {
+			n = set_members(m, set, sizeof(set), cands, NELEM(cands));
+			hint = qb_text_closest(val, cands, n);
+			if (hint)
+				snprintf(msg, cap, "%s=\"%s\" is not a %s of <%s>; did you mean %s=\"%s\"?", at,
+					 val, at, el, at, hint);
+			return;
+		}
+		if (!quoted_after(m, ": '", val, sizeof(val)))
+			return;
+		if (strstr(m, "'xs:boolean'")) {
+			if (strcasecmp(val, "true") == 0 || strcasecmp(val, "false") == 0)
+				snprintf(msg, cap, "%s=\"%s\" on <%s>: booleans are lower case; did you "
+					 "mean %s=\"%s\"?", at, val, el, at, val[0] == 't' || val[0] == 'T'
+					 ? "true" : "false");
+			else
+				snprintf(msg, cap, "%s=\"%s\" on <%s> is not a boolean: write true or false",
+					 at, val, el);
+			return;
+		}
+		if (strstr(m, "ecimal'") && strchr(val, ',')) {
+			char dot[256];
+			size_t i;
+
+			for (i = 0; val[i] && i + 1 < sizeof(dot); i++)
+				dot[i] = val[i] == ',' ? '.' : val[i];
+			dot[i] = '\0';
+			snprintf(msg, cap, "%s=\"%s\" on <%s> has a decimal comma; write %s=\"%s\"", at,
+				 val, el, at, dot);
+		}
+		return;
+	}
+	if (strstr(m, "This element is not expected")) {
+		const char *exp = strstr(m, "Expected is"), *before;
+
+		if (!qb_text_closest(el, bank_elements, NELEM(bank_elements)) ||
+		    strcmp(qb_text_closest(el, bank_elements, NELEM(bank_elements)), el) != 0) {
+			hint = qb_text_closest(el, bank_elements, NELEM(bank_elements));
+			if (hint)
+				snprintf(msg, cap, "<%s> is not a bank element; did you mean <%s>?", el,
+					 hint);
+			else if (exp)
+				snprintf(msg, cap, "<%s> is not a bank element; %s", el, exp);
+			else
+				snprintf(msg, cap, "<%s> is not a bank element (schema/README.md lists "
+					 "them)", el);
+			trim_dot(msg);
+			return;
+		}
+		before = must_precede(el, exp);
+		if (before) {
+			snprintf(msg, cap, "<%s> must come before <%s>", el, before);
+			return;
+		}
+		if (exp)
+			snprintf(msg, cap, "<%s> is not allowed here; %s", el, exp);
+		else
+			snprintf(msg, cap, "<%s> is not allowed here", el);
+		trim_dot(msg);
+		return;
+	}
+	if (strstr(m, "Missing child element(s)")) {
+		const char *exp = strstr(m, "Expected is");
+
+		snprintf(msg, cap, "<%s> is missing a child element%s%s", el, exp ? "; " : "",
+			 exp ? exp : "");
+		trim_dot(msg);
+	}
+}
+
 /* Appends the fix and the column to the message MSG of a syntax error. */
 static void syntax_hint(char *msg, size_t cap, const xmlError *e)
 {
 	size_t i, n = strlen(msg);
 
-	if (e->domain == XML_FROM_SCHEMASV)
+	if (e->domain == XML_FROM_SCHEMASV) {
+		bank_words(msg, cap, e);
 		foreign_root(msg, cap, e);
+	}
 	if (e->domain != XML_FROM_PARSER || !e->message)
 		return;
 	if (is_bad_utf8(e)) {
@@ -375,10 +613,17 @@ static void syntax_hint(char *msg, size_t cap, const xmlError *e)
 	}
 	if (strncmp(e->message, "Document is empty", 17) == 0 ||
 	    strncmp(e->message, "Start tag expected", 18) == 0) {
-		snprintf(msg, cap, "this file is not XML (no '<' starts it): a GIFT, Aiken or other "
-			 "text quiz is not a qbank bank; convert the questions into a <bank> "
-			 "(schema/README.md)");
+		snprintf(msg, cap, "this file is not XML (no '<' starts it), so not a qbank bank: "
+			 "qbank import converts a GIFT or Aiken file (qbank import %s -o BANK.xml)",
+			 e->file ? e->file : "FILE");
 		return;
+	}
+	if (e->code == XML_ERR_TAG_NAME_MISMATCH && e->str1 && e->str2) {
+		/* "Opening and ending tag mismatch: em line 5 and stem" */
+		snprintf(msg, cap, "<%s> opened on line %d is closed by </%s> on line %d: close "
+			 "<%s> first (</%s>), or remove it", e->str1, e->int1, e->str2, e->line,
+			 e->str1, e->str1);
+		n = strlen(msg);
 	}
 	for (i = 0; i < sizeof(syntax_hints) / sizeof(syntax_hints[0]); i++)
 		if (strncmp(e->message, syntax_hints[i].prefix, strlen(syntax_hints[i].prefix)) == 0)
@@ -1411,8 +1656,14 @@ static int next_question(struct qb_reader *r, const struct qb_question **out)
 		if (depth == 0) {
 			if (strcmp(name, "bank") == 0)
 				read_bank_start(r);
+			else
+				r->foreign_root = 1;
 			continue;
 		}
+		/* not a bank (a Moodle <quiz>): one finding about the root, and
+		 * no questions counted from it */
+		if (r->foreign_root)
+			continue;
 		if (strcmp(name, "category") == 0) {
 			if ((err = push_category(r)))
 				return err;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/rules_impl.h"
+#include "text.h"
 
 /* Keep this table sorted by id (strcmp order): qb_rule_find() searches it
  * and tests/unit/check_tables.c fails when it is not. Each row sits at the
@@ -119,9 +120,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	[QB_RULE_IMPORT_MARKUP_DROPPED] = { "import-markup-dropped", QB_SEV_WARNING,
 	  "qbank import reduced a text's HTML markup to its text",
 	  "Reported by qbank import, not by lint: HTML in a source text (GIFT [html] or Moodle's "
-	  "editor) is read with libxml2's HTML parser and only its text is kept, so bold, lists "
-	  "or tables are lost; the finding names the question. The question is imported; the exit "
-	  "status is 1.\n"
+	  "editor) is read with libxml2's HTML parser; what has an equivalent in a bank (Moodle "
+	  "XML: em, strong, code, sub, sup, br, p, pre, lists, images, TeX) becomes the bank's "
+	  "markup, and what has none (tables, links, styled spans, fonts, or a setting a bank "
+	  "cannot hold, such as an essay's response template) is reduced to its text or left "
+	  "out; the finding names the question and what went. The question is imported; the "
+	  "exit status is 1.\n"
 	  "Bad: ::Q::[html]Match the <b>activity</b> to its description.{...}\n"
 	  "Good: ::Q::Match the activity to its description.{...}",
 	  NULL, NULL },
@@ -424,8 +428,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  NULL, NULL },
 	[QB_RULE_XML_SCHEMA] = { "xml-schema", QB_SEV_ERROR,
 	  "the file does not follow schema/qbank.xsd",
-	  "Elements, attributes and their order must follow the bank schema; the message is the "
-	  "validator's, with the line of the offending element.\n"
+	  "Elements, attributes and their order must follow the bank schema. The message says it in "
+	  "the bank's words, with the line of the offending element: '<tag> must come before "
+	  "<stem>', '<question> has no attribute 'ponts'; did you mean 'points'?', "
+	  "type=\"singel\" ... did you mean type=\"single\"?, booleans in lower case (true, not "
+	  "True), a decimal comma in points; a file whose root is not <bank> is one finding that "
+	  "says what the file is (a Moodle XML file: qbank import converts it).\n"
 	  "Bad: <option><rationale>...</rationale></option> (no text).\n"
 	  "Good: <option><text>...</text><rationale>...</rationale></option>",
 	  NULL, NULL },
@@ -453,4 +461,14 @@ const struct qb_rule *qb_rule_find(const char *id)
 int qb_rule_known(const char *name)
 {
 	return qb_rule_find(name) || strpbrk(name, "*?[") || strncmp(name, "custom/", 7) == 0;
+}
+
+const char *qb_rule_suggest(const char *name)
+{
+	const char *ids[QB_RULE_COUNT];
+	size_t i;
+
+	for (i = 0; i < QB_RULE_COUNT; i++)
+		ids[i] = qb_rules[i].id;
+	return name ? qb_text_closest(name, ids, QB_RULE_COUNT) : NULL;
 }

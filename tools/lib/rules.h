@@ -23,4 +23,8 @@ const struct qb_rule *qb_rule_find(const char *id);
  * rule check (qb_config_load). */
 int qb_rule_known(const char *name);
 
+/* The id of the table nearest to NAME, for "did you mean" (a misspelt id:
+ * key-mising), or NULL when none is near. */
+const char *qb_rule_suggest(const char *name);
+
 #endif

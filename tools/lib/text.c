@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include <utf8proc.h>
@@ -322,4 +323,47 @@ const char *qb_text_attr(const xmlNode *n, const char *name)
 		}
 	}
 	return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[64];
+
+	if (la >= sizeof(row) / sizeof(row[0]) || lb >= sizeof(row) / sizeof(row[0]))
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			size_t best = diag + cost;
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *qb_text_closest(const char *word, const char *const *cands, size_t n)
+{
+	size_t i, d, best = (size_t)-1, len = strlen(word);
+	const char *pick = NULL;
+
+	for (i = 0; i < n; i++) {
+		d = edit_distance(word, cands[i]);
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return pick && best <= 2 && best * 2 <= len ? pick : NULL;
 }

@@ -38,4 +38,9 @@ const char *qb_text_attr(const xmlNode *n, const char *name);
 /* 64-bit hash of bytes (FNV-1a with a final avalanche). */
 uint64_t qb_hash64(const void *p, size_t n);
 
+/* The candidate of CANDS[0..n) nearest to WORD for a "did you mean"
+ * (Levenshtein distance over bytes, ASCII case folded, at most 2 and at
+ * most half of WORD's length; the first of equals wins), or NULL. */
+const char *qb_text_closest(const char *word, const char *const *cands, size_t n);
+
 #endif

@@ -606,14 +606,14 @@ static int question(struct mxml *m, const xmlNode *qn)
 			double cost = -1.0 / (double)(m->nch - ncorrect);
 
 			for (i = 0; i < m->nch; i++)
-				if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4 &&
-				    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
-						 "a wrong answer's fraction is not an equal share of -100% "
-						 "(what the bank's multiple-answer marking takes off for "
-						 "each wrong option picked)")))
-					goto done;
-				else if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4)
+				if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4)
 					break;
+			if (i < m->nch &&
+			    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
+					 "a wrong answer's fraction is not an equal share of -100% "
+					 "(what the bank's multiple-answer marking takes off for "
+					 "each wrong option picked)")))
+				goto done;
 		}
 		if (changed && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
 			q.kind == QB_IMP_SINGLE ?
