@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/exporters/export_html.c \
 	tools/lib/exporters/export_markdown.c \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_qti21.c \
@@ -181,7 +182,9 @@ UNIT_SRCS := \
 	tests/unit/check_text.c \
 	tests/unit/moodle_rules.c
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/qbank_xsd.o
+# compiled-in files (tools/embed.sh): the schema, the HTML page's assets
+GEN_OBJS  := $(addprefix $(BUILD)/obj/gen/,qbank_xsd.o html_css.o html_js.o katex_js.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_OBJS)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/starter_xml.o
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 # the unit tests also see the command line's tables (everything but main)
@@ -241,12 +244,18 @@ _lint_bank: $(QBANK)
 		--min-rationale-coverage 100 bank/
 
 _export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/qti/%.zip) \
-	$(BANK_NAMES:%=$(BUILD)/qti30/%.zip) _pdf
+	$(BANK_NAMES:%=$(BUILD)/qti30/%.zip) \
+	$(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to moodle -o $@ $<
+
+$(BUILD)/html/%.html: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to html -o $@ $<
 
 $(BUILD)/qti/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
@@ -285,7 +294,24 @@ $(BUILD)/gen/qbank_xsd.c: schema/qbank.xsd tools/embed.sh
 	@mkdir -p $(@D)
 	$(Q)tools/embed.sh qb_schema_xsd $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
+# The page's script and style sheet go into <script> and <style> as they
+# are (HTML reads those as raw text): none may hold "</script" or
+# "</style", which would end the element early.
+KATEX_JS ?= /usr/share/javascript/katex/katex.min.js
+
+$(BUILD)/gen/html_css.c: tools/lib/exporters/html/page.css tools/embed.sh
+	@mkdir -p $(@D)
+	$(Q)! grep -qi '</style' $< && tools/embed.sh qb_html_css $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/html_js.c: tools/lib/exporters/html/page.js tools/embed.sh
+	@mkdir -p $(@D)
+	$(Q)! grep -qi '</script\|<!--' $< && tools/embed.sh qb_html_js $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/katex_js.c: $(KATEX_JS) tools/embed.sh
+	@mkdir -p $(@D)
+	$(Q)! grep -qi '</script\|<!--' $< && tools/embed.sh qb_katex_js $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
 

@@ -12,8 +12,9 @@
 #   --check    install nothing: list what is missing and exit 1, or exit 0
 # The test job also puts Microsoft's SARIF Multitool (an npm package, a
 # self-contained binary; pinned below) into $QBANK_TOOLS (default
-# build/tools) for the SARIF validation case; without npm or the network
-# it says so and that case is skipped.
+# build/tools) for the SARIF validation case, and playwright-core and
+# axe-core there for the HTML page's browser tests (with Debian's chromium);
+# without npm or the network it says so and those cases are skipped.
 # Without a JOB: build print test. The Makefile's targets ask for their own
 # jobs (make: build print; make build, make install: build; make test:
 # build test).
@@ -33,6 +34,7 @@ libutf8proc-dev
 libarchive-dev
 libgit2-dev
 libjemalloc-dev
+libjs-katex
 pandoc
 "
 # print: Markdown to PDF with XeLaTeX and the fonts of every script the
@@ -52,9 +54,10 @@ poppler-utils
 # test: unit tests (check), JSON and zip checks, the ecosystem tests (git,
 # pre-commit, man), peak memory of the hostile inputs (time), the no-network
 # check (strace); plus print and fc-list (fontconfig), for the PDF tests,
-# which look up the CJK font
+# which look up the CJK font; chromium for the HTML page's browser tests
 TEST_PACKAGES="
 check
+chromium
 jq
 unzip
 git
@@ -102,29 +105,37 @@ done
 # shellcheck disable=SC2086
 wanted=$(printf '%s\n' $wanted | sort -u)
 
-# npm_tools: the test job's tools from the npm registry, into $TOOLS_DIR.
+# npm_tools: the test job's tools from the npm registry, into $TOOLS_DIR:
+# the SARIF Multitool, and playwright-core (drives the Debian chromium) with
+# axe-core for the HTML page's browser tests (tests/export/html). All in one
+# npm call, since npm removes from the folder what the call does not name.
 # Never fatal: the case that needs one prints SKIP when it is absent.
 SARIF_MULTITOOL_PKG="@microsoft/sarif-multitool-linux@5.7.0"
+BROWSER_PKGS="playwright-core@1.65.1 axe-core@4.14.1"
 TOOLS_DIR=${QBANK_TOOLS:-build/tools}
 SARIF_MULTITOOL="$TOOLS_DIR/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 npm_tools() {
-	[ -e "$SARIF_MULTITOOL" ] && return 0
+	[ -e "$SARIF_MULTITOOL" ] && [ -e "$TOOLS_DIR/node_modules/playwright-core/package.json" ] &&
+		[ -e "$TOOLS_DIR/node_modules/axe-core/axe.min.js" ] && return 0
 	if [ $check_only -eq 1 ]; then
-		echo "missing npm package: $SARIF_MULTITOOL_PKG (into $TOOLS_DIR)"
+		echo "missing npm packages: $SARIF_MULTITOOL_PKG $BROWSER_PKGS (into $TOOLS_DIR)"
 		return 0
 	fi
 	if ! command -v npm >/dev/null 2>&1; then
-		echo "qbank set-up: npm not found: the SARIF Multitool check will be skipped" >&2
+		echo "qbank set-up: npm not found: the SARIF Multitool check and the browser tests will be skipped" >&2
 		return 0
 	fi
-	echo "qbank set-up: installing $SARIF_MULTITOOL_PKG into $TOOLS_DIR" >&2
+	echo "qbank set-up: installing $SARIF_MULTITOOL_PKG $BROWSER_PKGS into $TOOLS_DIR" >&2
 	mkdir -p "$TOOLS_DIR"
-	# --ignore-scripts: its one install script is a chmod, done here
+	# --ignore-scripts: the Multitool's one install script is a chmod, done
+	# here; the others have none that matters (playwright-core's would
+	# download browsers: Debian's chromium is used instead)
+	# shellcheck disable=SC2086
 	if npm install --prefix "$TOOLS_DIR" --no-save --no-audit --no-fund --ignore-scripts \
-		"$SARIF_MULTITOOL_PKG" >/dev/null 2>&1; then
+		"$SARIF_MULTITOOL_PKG" $BROWSER_PKGS >/dev/null 2>&1; then
 		chmod u+x "$SARIF_MULTITOOL"
 	else
-		echo "qbank set-up: npm could not install $SARIF_MULTITOOL_PKG: the SARIF Multitool check will be skipped" >&2
+		echo "qbank set-up: npm could not install $SARIF_MULTITOOL_PKG $BROWSER_PKGS: the SARIF Multitool check and the browser tests will be skipped" >&2
 	fi
 }
 case " $jobs " in

@@ -110,7 +110,7 @@ static char *rich(const char *xml)
 	xmlDocPtr d = xmlReadMemory(xml, (int)strlen(xml), "t.xml", NULL, XML_PARSE_NONET);
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
-	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, NULL, NULL, NULL, NULL, NULL };
+	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, NULL, NULL, NULL, 0, NULL, NULL };
 	char *s;
 
 	ck_assert_ptr_nonnull(d);

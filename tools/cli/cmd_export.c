@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (moodle, qti21, qti30, markdown)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (html, markdown, moodle, qti21, qti30)", arg);
 	return 0;
 }
 
@@ -89,11 +89,13 @@ static int set_seed(void *field, const char *arg, const struct qb_opts *o)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "moodle, qti21, qti30 or markdown", F(x), set_target, 0 },
+	{ "to", 0, "FORMAT", "html, markdown, moodle, qti21 or qti30", F(x), set_target, 0 },
 	{ "output", 'o', "OUT", "output file (standard output when absent; required for qti21, qti30)",
 	  F(o.output), qb_opt_string, 0 },
-	{ "answers", 0, NULL, "markdown: the teacher's version (keys, rationales, explanations)",
+	{ "answers", 0, NULL, "the teacher's version (markdown); open in teacher view (html)",
 	  F(o.answers), qb_opt_flag, 0 },
+	{ "no-findings", 0, NULL, "html: leave the lint's findings out of the page", F(o.no_findings),
+	  qb_opt_flag, 0 },
 	{ "forms", 0, "N", "markdown: N shuffled forms A, B, ... with answer keys", F(o), set_forms, 0 },
 	{ "seed", 0, "S", "markdown: the shuffling seed (same seed, same forms)", F(o), set_seed, 0 },
 	{ "title", 0, "T", "markdown: the exam's title (default: the bank's title)", F(o.title),
@@ -106,9 +108,9 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, a QTI 2.1 or 3.0 package or Pandoc Markdown",
-	"qbank export --to moodle|qti21|qti30|markdown [-o OUT] [--answers] [--forms N --seed S]\n"
-	"             [--title T] PATH...",
+	"export", "write Moodle XML, a QTI 2.1 or 3.0 package, Pandoc Markdown or an HTML page",
+	"qbank export --to html|markdown|moodle|qti21|qti30 [-o OUT] [--answers] [--no-findings]\n"
+	"             [--forms N --seed S] [--title T] PATH...",
 	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 21,
 	"Refuses (exit 1) a bank with error-level findings; never leaves a partial file.",
 	"unknown or incomplete option '%s'", 0
@@ -130,15 +132,21 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (moodle, qti21, qti30 or markdown)");
+		rc = cli_usage_error("export", "--to is required (html, markdown, moodle, qti21 or qti30)");
 		goto done;
 	}
 	if (first >= argc) {
 		rc = cli_usage_error("export", "no PATH given: name bank files or folders");
 		goto done;
 	}
-	if (strcmp(a.x->name, "markdown") != 0 && (a.o.answers || a.o.forms || a.o.has_seed || a.o.title)) {
-		rc = cli_usage_error("export", "--answers, --forms, --seed and --title apply to --to markdown only");
+	if (strcmp(a.x->name, "markdown") != 0 && (a.o.forms || a.o.has_seed || a.o.title ||
+						   (a.o.answers && strcmp(a.x->name, "html") != 0))) {
+		rc = cli_usage_error("export", "--forms, --seed and --title apply to --to markdown only, "
+				     "--answers to markdown and html");
+		goto done;
+	}
+	if (a.o.no_findings && strcmp(a.x->name, "html") != 0) {
+		rc = cli_usage_error("export", "--no-findings applies to --to html only");
 		goto done;
 	}
 	if (a.o.forms && !a.o.has_seed) {

@@ -15,15 +15,18 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
+	{ "html", "one self-contained HTML page for reviewing the bank (keys, findings, filter)", ".html", 0,
+	  QB_EXPORTER_LIGHT, qb_html_open, qb_html_bank, qb_html_question, qb_html_commit, qb_html_abort,
+	  NULL, qb_html_findings },
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
-	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check },
+	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check, NULL },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort,
-	  qb_moodle_check },
+	  qb_moodle_check, NULL },
 	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check },
+	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort, qb_qti_check },
+	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort, qb_qti_check, NULL },
 };
 
 const size_t qb_nexporters = sizeof(qb_exporters) / sizeof(qb_exporters[0]);
@@ -149,6 +152,38 @@ static int output_is_input(const char *out, const char *const *files, size_t n)
 	return -1;
 }
 
+/* Hands the run's findings to X's findings hook, each with its rule's
+ * summary and explanation from the rule table (the exporter does not see
+ * the table). */
+static int give_findings(const struct qb_exporter *x, void *state, const struct qb_diags *d,
+			 struct qb_error *err)
+{
+	struct qb_export_finding *v = NULL;
+	const struct qb_rule *r;
+	size_t i;
+	int rc;
+
+	if (d->n) {
+		v = calloc(d->n, sizeof(*v));
+		if (!v)
+			return QB_ENOMEM;
+	}
+	for (i = 0; i < d->n; i++) {
+		r = qb_rule_find(d->v[i].rule);
+		v[i].file = d->v[i].file ? d->v[i].file : "";
+		v[i].line = d->v[i].line;
+		v[i].question = d->v[i].question;
+		v[i].rule = d->v[i].rule;
+		v[i].severity = qb_severity_name(d->v[i].severity);
+		v[i].message = d->v[i].message;
+		v[i].summary = r ? r->summary : NULL;
+		v[i].explain = r ? r->explanation : NULL;
+	}
+	rc = x->findings(state, v, d->n, err);
+	free(v);
+	return rc;
+}
+
 int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_lint *l, const char *const *files, size_t nfiles,
 		  struct qb_error *err)
@@ -186,6 +221,8 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 			     qb_lint_diags(l)->count[QB_SEV_ERROR] == 1 ? "" : "s");
 		rc = QB_EREFUSED;
 	}
+	if (!rc && x->findings && !o->no_findings)
+		rc = give_findings(x, c.state, qb_lint_diags(l), err);
 	if (rc) {
 		x->abort(c.state);
 		return rc;

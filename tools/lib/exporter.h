@@ -17,7 +17,7 @@
 
 struct qb_export_opts {
 	const char *output;        /* -o, NULL or "-" for standard output */
-	int answers;               /* markdown: teacher's version */
+	int answers;               /* markdown: teacher's version; html: start in teacher view */
 	int forms;                 /* markdown: number of shuffled forms, 0 = none */
 	unsigned long seed;        /* markdown: shuffling seed */
 	int has_seed;
@@ -25,6 +25,7 @@ struct qb_export_opts {
 	/* Called now and then while the bank is read, or NULL (the driver's). */
 	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
 	void *progress_ctx;
+	int no_findings;           /* html: show no lint findings (the findings hook is not called) */
 	/* Set by the driver: 1 when the exporter must start no thread of its
 	 * own (QBANK_THREADS=1, the single-threaded reference run). */
 	int one_thread;
@@ -56,6 +57,20 @@ int qb_target_report(const struct qb_target_sink *s, const struct qb_question *q
 		     enum qb_rule_key rule, enum qb_rule_key base, unsigned long line,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* One lint finding of the run, as the driver hands it to an exporter that
+ * shows findings (the html page): what `qbank lint` prints, and the rule's
+ * `qbank explain` text. Strings belong to the driver. */
+struct qb_export_finding {
+	const char *file;          /* as given; "" for a finding about the run */
+	unsigned long line;        /* 0: about the whole file or run */
+	const char *question;      /* question id, or NULL */
+	const char *rule;          /* rule id */
+	const char *severity;      /* "error", "warning" or "info" */
+	const char *message;
+	const char *summary;       /* the rule's one-line summary, or NULL (a user rule) */
+	const char *explain;       /* the rule's explanation, or NULL */
+};
+
 struct qb_exporter {
 	const char *name;          /* --to NAME */
 	const char *summary;
@@ -78,6 +93,11 @@ struct qb_exporter {
 	 * refuses the question on any report. 0 or a negative error; NULL: the
 	 * target takes every schema-valid question. */
 	int (*check)(const struct qb_question *q, const struct qb_target_sink *s);
+	/* Once, after the last question and before commit, every finding of
+	 * the run, sorted as lint prints them (file, line, rule); NULL for an
+	 * exporter that shows none. Not called with --no-findings. */
+	int (*findings)(void *state, const struct qb_export_finding *v, size_t n,
+			struct qb_error *err);
 };
 
 #endif

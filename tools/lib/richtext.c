@@ -106,6 +106,15 @@ static int write_children(struct walk *k, const xmlNode *n, int in_inline)
 	return rc;
 }
 
+/* Ends the element E opened: with an end tag even when it is empty, in
+ * HTML syntax (br and img, HTML's void elements, go through w_empty and
+ * w_img). */
+static int end_elem(struct walk *k)
+{
+	return (k->o->html_syntax ? xmlTextWriterFullEndElement(k->w)
+				  : xmlTextWriterEndElement(k->w)) < 0 ? QB_EIO : 0;
+}
+
 static int w_same(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
 {
 	int rc;
@@ -115,7 +124,7 @@ static int w_same(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	k->depth++;
 	rc = write_children(k, n, in_inline || (e->flags & INLINE));
 	k->depth--;
-	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+	return rc ? rc : end_elem(k);
 }
 
 static int w_empty(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
@@ -134,7 +143,7 @@ static int w_text(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
 		return QB_EIO;
 	rc = text_of(k->w, n);
-	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+	return rc ? rc : end_elem(k);
 }
 
 /* <pre class="language-LANG"> for a pre with a lang. */
@@ -154,7 +163,7 @@ static int w_pre(struct walk *k, const xmlNode *n, const struct elem *e, int in_
 			return QB_EIO;
 	}
 	rc = text_of(k->w, n);
-	return rc ? rc : (xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0);
+	return rc ? rc : end_elem(k);
 }
 
 /* src (mapped by the options), alt, and width when given. */
@@ -194,8 +203,8 @@ static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	rc = text_of(k->w, n);
 	if (!rc && xmlTextWriterWriteString(k->w, BAD_CAST(block ? "\\]" : "\\)")) < 0)
 		rc = QB_EIO;
-	if (!rc && wrap && xmlTextWriterEndElement(k->w) < 0)
-		rc = QB_EIO;
+	if (!rc && wrap)
+		rc = end_elem(k);
 	return rc;
 }
 
@@ -203,7 +212,7 @@ static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in
 static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
 		      int in_inline)
 {
-	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL, NULL, NULL };
+	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL, 0, NULL, NULL };
 	struct walk k;
 
 	if (!n)

@@ -38,6 +38,10 @@ struct qb_rich_opts {
 	/* qb_rich_to_html only: an element (e.g. "p") to wrap the whole text in,
 	 * or NULL. */
 	const char *wrap;
+	/* 1: HTML syntax for a page parsed as text/html, where <p/> opens a p
+	 * that never closes: every empty element but br and img gets an end
+	 * tag (<p></p>). 0: XML syntax (<p/>), what XHTML in XML wants. */
+	int html_syntax;
 	/* QB_MATH_MATHML: writes math element N into W's open element */
 	int (*math_ml)(void *ctx, xmlTextWriterPtr w, const xmlNode *n);
 	void *math_ctx;

@@ -653,7 +653,7 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, qti_math_write, st->math }, 0 };
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math }, 0 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;

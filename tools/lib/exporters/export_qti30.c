@@ -640,7 +640,7 @@ int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *er
 int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, qti_math_write, st->math }, 1 };
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math }, 1 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;

@@ -5,6 +5,14 @@
 
 #include "../exporter.h"
 
+int qb_html_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
+int qb_html_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
+int qb_html_question(void *state, const struct qb_question *q, struct qb_error *err);
+int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
+		     struct qb_error *err);
+int qb_html_commit(void *state, struct qb_error *err);
+void qb_html_abort(void *state);
+
 int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_md_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
 int qb_md_question(void *state, const struct qb_question *q, struct qb_error *err);
