@@ -99,6 +99,7 @@ LIB_SRCS := \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_pandoc.c \
 	tools/lib/exporters/export_qti21.c \
+	tools/lib/exporters/export_qti30.c \
 	tools/lib/exporters/md_item.c \
 	tools/lib/exporters/md_labels.c \
 	tools/lib/exporters/md_rand.c \
@@ -106,6 +107,7 @@ LIB_SRCS := \
 	tools/lib/exporters/moodle_write.c \
 	tools/lib/exporters/qti_item.c \
 	tools/lib/exporters/qti_util.c \
+	tools/lib/exporters/qti_v3.c \
 	tools/lib/exporters/qti_zip.c \
 	tools/lib/exporters/target.c \
 	tools/lib/gitrev.c \
@@ -118,6 +120,7 @@ LIB_SRCS := \
 	tools/lib/importers/importers.c \
 	tools/lib/importers/moodle.c \
 	tools/lib/lint.c \
+	tools/lib/mathml.c \
 	tools/lib/model.c \
 	tools/lib/moodle_grades.c \
 	tools/lib/paths.c \
@@ -247,7 +250,7 @@ _lint_bank: $(QBANK)
 		--min-rationale-coverage 100 bank/
 
 _export: $(QBANK) _lint_bank $(BANK_NAMES:%=$(BUILD)/moodle/%.xml) $(BANK_NAMES:%=$(BUILD)/gift/%.gift.txt) \
-	$(BANK_NAMES:%=$(BUILD)/qti/%.zip) $(BANK_NAMES:%=$(BUILD)/canvas/%.zip) \
+	$(BANK_NAMES:%=$(BUILD)/qti/%.zip) $(BANK_NAMES:%=$(BUILD)/qti30/%.zip) $(BANK_NAMES:%=$(BUILD)/canvas/%.zip) \
 	$(BANK_NAMES:%=$(BUILD)/html/%.html) _pdf
 
 $(BUILD)/moodle/%.xml: bank/%.xml $(QBANK)
@@ -273,6 +276,10 @@ $(BUILD)/canvas/%.zip: bank/%.xml $(QBANK)
 	@mkdir -p $(@D)
 	@echo "  EXPORT  $@"
 	$(Q)$(QBANK) export --to canvas -o $@ $<
+$(BUILD)/qti30/%.zip: bank/%.xml $(QBANK)
+	@mkdir -p $(@D)
+	@echo "  EXPORT  $@"
+	$(Q)$(QBANK) export --to qti30 -o $@ $<
 
 # tests/run.sh runs the cases and suites (TESTS= selects some, as its
 # arguments do; tests/README.md), then the Check unit tests close the run

@@ -217,7 +217,7 @@ START_TEST(renderer_reuse_keeps_bytes)
 	ck_assert_int_eq(qb_rich_html_new(&r), 0);
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-			struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, pass ? "p" : NULL, 0 };
+			struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, pass ? "p" : NULL, 0, NULL, NULL };
 			struct qb_buf x = QB_BUF_INIT, one = QB_BUF_INIT, many = QB_BUF_INIT;
 			xmlDocPtr doc;
 

@@ -1,15 +1,18 @@
 /* The QTI exporter's helpers (tools/lib/exporters/qti_util.c, qti_zip.c)
  * and its rich text (tools/lib/richtext.c); the packages themselves are
  * checked by tests/export/qti21/suite. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <libxml/parser.h>
 
 #include "../../tools/lib/exporters/qti_internal.h"
+#include "../../tools/lib/mathml.h"
 #include "check_suites.h"
 
 START_TEST(numbers)
@@ -37,6 +40,26 @@ START_TEST(numbers)
 	ck_assert_int_ne(qti_parse_double("", &v), 0);
 	ck_assert_int_ne(qti_parse_double(".", &v), 0);
 	ck_assert_int_ne(qti_parse_double("1e", &v), 0);
+}
+END_TEST
+
+/* qti_v3_rename searches its tables: they must be sorted, without doubles,
+ * and every QTI 3.0 element name must start with "qti-". */
+START_TEST(v3_tables_sorted)
+{
+	size_t t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < qti_v3_sizes[t]; i++) {
+			if (i)
+				ck_assert_msg(strcmp(qti_v3_tables[t][i - 1].v2, qti_v3_tables[t][i].v2) < 0,
+					      "%s before %s", qti_v3_tables[t][i - 1].v2, qti_v3_tables[t][i].v2);
+			ck_assert_str_eq(qti_v3_rename((int)t, qti_v3_tables[t][i].v2), qti_v3_tables[t][i].v3);
+			if (t == 0)
+				ck_assert(strncmp(qti_v3_tables[t][i].v3, "qti-", 4) == 0);
+		}
+	ck_assert_str_eq(qti_v3_rename(0, "p"), "p");
+	ck_assert_str_eq(qti_v3_rename(1, "identifier"), "identifier");
 }
 END_TEST
 
@@ -87,7 +110,7 @@ static char *rich(const char *xml)
 	xmlDocPtr d = xmlReadMemory(xml, (int)strlen(xml), "t.xml", NULL, XML_PARSE_NONET);
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
-	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, NULL, NULL, NULL, 0 };
+	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, NULL, NULL, NULL, 0, NULL, NULL };
 	char *s;
 
 	ck_assert_ptr_nonnull(d);
@@ -100,6 +123,91 @@ static char *rich(const char *xml)
 	xmlFreeDoc(d);
 	return s;
 }
+
+/* The math path end to end, with pandoc: a bank file's formulas (a
+ * backslash, a tab, a non-ASCII letter, markup characters, one formula
+ * twice) come back as MathML with the exact TeX as annotation; a formula
+ * pandoc cannot convert is refused with file, line and question; a file
+ * without math needs no pandoc. Skipped without pandoc in PATH. */
+START_TEST(mathml_one_run_per_file)
+{
+	static const char bank[] =
+		"<bank id=\"b\" version=\"1\">\n"
+		"<question id=\"q1\" type=\"essay\"><stem><math>\\alpha\t&lt; \\beta \\&amp; \u00e9</math>"
+		" <math display=\"block\">\\frac{1}{2}</math> <math>\\alpha\t&lt; \\beta \\&amp; \u00e9</math></stem></question>\n"
+		"<question id=\"q2\" type=\"essay\"><stem>\n<math>\\frac{a}</math></stem></question>\n"
+		"</bank>\n";
+	char path[] = "/tmp/qbank-mathml-XXXXXX";
+	struct qb_error err = { 0, "" };
+	struct qb_mathml *m = NULL;
+	xmlDocPtr d;
+	xmlBufferPtr buf;
+	xmlTextWriterPtr w;
+	xmlNode *stem, *c;
+	int fd, rc, nmath = 0;
+
+	if (system("command -v pandoc >/dev/null 2>&1") != 0)
+		return;    /* no pandoc: nothing to convert with */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bank, sizeof(bank) - 1), (ssize_t)(sizeof(bank) - 1));
+	close(fd);
+	ck_assert_int_eq(qb_mathml_new(&m, NULL), 0);
+	rc = qb_mathml_load_file(m, path, &err);
+	ck_assert_int_eq(rc, QB_EREFUSED);
+	ck_assert_msg(strstr(err.msg, ":4: question 'q2': pandoc cannot convert the TeX '\\frac{a}' to MathML") != NULL,
+		      "%s", err.msg);
+
+	/* the same file without the bad question converts */
+	d = xmlReadMemory(bank, (int)sizeof(bank) - 1, path, NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(d);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_gt(write(fd, bank, (size_t)(strstr(bank, "<question id=\"q2\"") - bank)), 0);
+	ck_assert_int_gt(write(fd, "</bank>\n", 8), 0);
+	close(fd);
+	ck_assert_int_eq(qb_mathml_load_file(m, path, &err), 0);
+	stem = xmlDocGetRootElement(d)->children->next->children;
+	buf = xmlBufferCreate();
+	w = xmlNewTextWriterMemory(buf, 0);
+	ck_assert_int_ge(xmlTextWriterStartElement(w, BAD_CAST "div"), 0);
+	for (c = stem->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE) {
+			ck_assert_int_eq(qb_mathml_write(m, w, c), 0);
+			nmath++;
+		}
+	ck_assert_int_ge(xmlTextWriterEndElement(w), 0);
+	xmlFreeTextWriter(w);
+	ck_assert_int_eq(nmath, 3);
+	ck_assert_ptr_nonnull(strstr((const char *)xmlBufferContent(buf),
+		"<annotation encoding=\"application/x-tex\">\\alpha\t&lt; \\beta \\&amp; \u00e9</annotation>"));
+	ck_assert_ptr_nonnull(strstr((const char *)xmlBufferContent(buf),
+		"<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\">"));
+	xmlFreeDoc(d);
+	/* a formula the file does not hold is not there */
+	d = xmlReadMemory("<math>zzz</math>", 16, "o.xml", NULL, XML_PARSE_NONET);
+	w = xmlNewTextWriterMemory(buf, 0);
+	ck_assert_int_ge(xmlTextWriterStartElement(w, BAD_CAST "div"), 0);
+	ck_assert_int_eq(qb_mathml_write(m, w, xmlDocGetRootElement(d)), QB_ENOTFOUND);
+	xmlFreeTextWriter(w);
+	xmlBufferFree(buf);
+	xmlFreeDoc(d);
+
+	/* no math, no pandoc */
+	qb_mathml_free(m);
+	ck_assert_int_eq(qb_mathml_new(&m, "/nonexistent/pandoc"), 0);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_gt(write(fd, "<bank/>\n", 8), 0);
+	close(fd);
+	ck_assert_int_eq(qb_mathml_load_file(m, path, &err), 0);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_gt(write(fd, "<bank><math>x</math></bank>\n", 28), 0);
+	close(fd);
+	ck_assert_int_eq(qb_mathml_load_file(m, path, &err), QB_ENOTFOUND);
+	qb_mathml_free(m);
+	unlink(path);
+}
+END_TEST
 
 START_TEST(display_math_in_paragraph)
 {
@@ -329,6 +437,8 @@ Suite *suite_qti(void)
 	tcase_add_test(tc, numbers);
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, media_paths);
+	tcase_add_test(tc, v3_tables_sorted);
+	tcase_add_test(tc, mathml_one_run_per_file);
 	tcase_add_test(tc, display_math_in_paragraph);
 	/* each zip test twice: with the zip thread (0) and on one thread (1) */
 	tcase_add_loop_test(tc, zip_keeps_order, 0, 2);

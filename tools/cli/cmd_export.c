@@ -57,7 +57,7 @@ static int set_target(void *field, const char *arg, const struct qb_opts *o)
 
 	*x = qb_exporter_find(arg);
 	if (!*x)
-		return cli_usage_error(o->name, "unknown target '%s' (canvas, docx, gift, html, markdown, moodle, pdf, qti21)", arg);
+		return cli_usage_error(o->name, "unknown target '%s' (canvas, docx, gift, html, markdown, moodle, pdf, qti21, qti30)", arg);
 	return 0;
 }
 
@@ -95,8 +95,8 @@ static int printable(const char *name)
 
 static const struct qb_opt export_opts[] = {
 	/* name, short, argument, help, field, set, flags */
-	{ "to", 0, "FORMAT", "canvas, docx, gift, html, markdown, moodle, pdf or qti21", F(x), set_target, 0 },
-	{ "output", 'o', "OUT", "output file (standard output when absent; required for canvas, qti21, pdf, docx)",
+	{ "to", 0, "FORMAT", "canvas, docx, gift, html, markdown, moodle, pdf, qti21 or qti30", F(x), set_target, 0 },
+	{ "output", 'o', "OUT", "output file (standard output when absent; required for canvas, qti21, qti30, pdf, docx)",
 	  F(o.output), qb_opt_string, 0 },
 	{ "answers", 0, NULL, "print: the teacher's version; html: open in teacher view",
 	  F(o.answers), qb_opt_flag, 0 },
@@ -122,8 +122,8 @@ static const struct qb_opt export_opts[] = {
 };
 
 const struct qb_opts cmd_export_opts = {
-	"export", "write Moodle XML, GIFT, a QTI 2.1 or Canvas package, Pandoc Markdown, an HTML page, or a printed exam as PDF or DOCX",
-	"qbank export --to moodle|gift|qti21|canvas|markdown|html|pdf|docx [-o OUT] [--answers]\n"
+	"export", "write Moodle XML, GIFT, a QTI 2.1, QTI 3.0 or Canvas package, Pandoc Markdown, an HTML page, or a printed exam as PDF or DOCX",
+	"qbank export --to moodle|gift|qti21|qti30|canvas|markdown|html|pdf|docx [-o OUT] [--answers]\n"
 	"             [--no-findings] [--forms N --seed S] [--title T] [--course C] [--date D]\n"
 	"             [--duration T] [--instructions FILE] [--labels FILE] PATH...",
 	export_opts, sizeof(export_opts) / sizeof(export_opts[0]), 23,
@@ -147,7 +147,7 @@ int cmd_export(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	if (!a.x) {
-		rc = cli_usage_error("export", "--to is required (canvas, docx, gift, html, markdown, moodle, pdf or qti21)");
+		rc = cli_usage_error("export", "--to is required (canvas, docx, gift, html, markdown, moodle, pdf, qti21 or qti30)");
 		goto done;
 	}
 	if (first >= argc) {

@@ -193,6 +193,8 @@ static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	int rc;
 
 	(void)e;
+	if (k->o->math == QB_MATH_MATHML)
+		return k->o->math_ml ? k->o->math_ml(k->o->math_ctx, k->w, n) : QB_EINVAL;
 	if (wrap && (xmlTextWriterStartElement(k->w, BAD_CAST(block && !in_inline ? "div" : "span")) < 0 ||
 		     xmlTextWriterWriteAttribute(k->w, BAD_CAST "class", BAD_CAST "math") < 0))
 		return QB_EIO;
@@ -210,7 +212,7 @@ static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in
 static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
 		      int in_inline)
 {
-	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL, 0 };
+	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL, 0, NULL, NULL };
 	struct walk k;
 
 	if (!n)

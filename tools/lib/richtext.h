@@ -23,7 +23,10 @@ enum qb_math_mode {
 	 * too (still \[ \], so it is still typeset as display math): XHTML
 	 * gives those elements inline content only, and so does QTI 2.1
 	 * (HTMLText.Type), whose items would otherwise fail the schema. */
-	QB_MATH_TEX_SPAN
+	QB_MATH_TEX_SPAN,
+	/* MathML written by the options' math_ml (the QTI exporters, through
+	 * mathml.h): what QTI players render. */
+	QB_MATH_MATHML
 };
 
 struct qb_rich_opts {
@@ -39,6 +42,9 @@ struct qb_rich_opts {
 	 * that never closes: every empty element but br and img gets an end
 	 * tag (<p></p>). 0: XML syntax (<p/>), what XHTML in XML wants. */
 	int html_syntax;
+	/* QB_MATH_MATHML: writes math element N into W's open element */
+	int (*math_ml)(void *ctx, xmlTextWriterPtr w, const xmlNode *n);
+	void *math_ctx;
 };
 
 /* Writes the children of rich-text element N (stem, text, rationale, ...).

@@ -42,6 +42,8 @@ int qb_xw_start(struct qb_xw *x, const char *name)
 	if (!x->mixed && x->depth > 0)
 		newline(x);
 	x->kids[x->depth] = 1;
+	if (x->rename)
+		name = x->rename(0, name);
 	if (!x->rc && xmlTextWriterStartElement(x->w, BAD_CAST name) < 0)
 		x->rc = QB_EIO;
 	x->depth++;
@@ -51,6 +53,8 @@ int qb_xw_start(struct qb_xw *x, const char *name)
 
 int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 {
+	if (x->rename)
+		name = x->rename(1, name);
 	if (!x->rc && xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST value) < 0)
 		x->rc = QB_EIO;
 	return x->rc;

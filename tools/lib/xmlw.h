@@ -24,6 +24,11 @@ struct qb_xw {
 	int depth;
 	int mixed;              /* > 0: inside mixed content, no indentation */
 	unsigned char kids[QB_XW_DEPTH];  /* the open element at each level has child elements */
+	/* NULL, or maps every element (ATTR 0) and attribute (ATTR 1) name
+	 * given to qb_xw_start*, qb_xw_elem, qb_xw_leaf and qb_xw_attr to the
+	 * name written, so that one writer of a document can emit a dialect
+	 * of it (QTI 3.0's names for QTI 2.1's); set it after qb_xw_begin. */
+	const char *(*rename)(int attr, const char *name);
 };
 
 /* Starts the document on W (XML declaration, version 1.0, UTF-8). */

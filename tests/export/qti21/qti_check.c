@@ -2,8 +2,19 @@
  * qti21` against the bank it came from and, given the official schemas,
  * validates every item, the test and the manifest with libxml2, offline.
  *
- *   qti_check [--schemas DIR] [--extract DIR] PACKAGE.zip BANK.xml...
- *   qti_check --schemas DIR --validate qti|cp FILE
+ *   qti_check [--qti30] [--schemas DIR] [--extract DIR] PACKAGE.zip BANK.xml... [+ PACKAGE.zip BANK.xml...]...
+ *   qti_check [--qti30] --schemas DIR --validate qti|cp FILE...
+ *
+ * Several packages (separated by "+") or files share one load of the
+ * schemas: QTI 3.0's takes seconds to compile.
+ *
+ * --qti30: the package is QTI 3.0 (`--to qti30`): the same checks, with
+ * QTI 3.0's namespaces, names, resource types and schemas
+ * (qti30/imsqti_asiv3p0p1_v1p0.xsd, qti30/imsqtiv3p0_imscpv1p2_v1p0.xsd).
+ * Its names are derived here from the QTI 2.1 ones by QTI 3.0's own rule
+ * ("qti-" and kebab case), not taken from the exporter's table, so that
+ * the check does not share a mistake with what it checks: the QTI 3.0
+ * schema lets misspelt attributes through.
  *
  * DIR is the conformance folder (qti21/imsqti_v2p1.xsd, imscp/imscp_v1p1.xsd).
  * Checked: zip entry names (relative, no "..", unique also without regard
@@ -35,8 +46,37 @@
 #include "../../../tools/lib/rules.h"
 #include "../../../tools/lib/text.h"
 
-#define QTI_NS "http://www.imsglobal.org/xsd/imsqti_v2p1"
-#define CP_NS "http://www.imsglobal.org/xsd/imscp_v1p1"
+static const char *QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1";
+static const char *CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1";
+static const char *PKG_SCHEMA = "QTIv2.1 Package";
+static const char *TEST_TYPE = "imsqti_test_xmlv2p1";
+static const char *ITEM_TYPE = "imsqti_item_xmlv2p1";
+static int v3;
+
+/* QTI 3.0's spelling of QTI 2.1 name NAME: kebab case, and "qti-" before
+ * an element's name (ELEMENT 1). The result lives until 7 more calls. */
+static const char *v3_name(const char *name, int element)
+{
+	static char ring[8][128];
+	static unsigned next;
+	char *out = ring[next++ % 8];
+	size_t n = 0;
+
+	if (!v3)
+		return name;
+	if (element)
+		n = (size_t)snprintf(out, 128, "qti-");
+	for (; *name && n + 2 < 128; name++) {
+		if (*name >= 'A' && *name <= 'Z') {
+			out[n++] = '-';
+			out[n++] = (char)(*name - 'A' + 'a');
+		} else {
+			out[n++] = *name;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
 
 static const char *pkg_name = "";
 static int failures;
@@ -256,6 +296,8 @@ static xmlDocPtr parse(const struct entry *e)
 
 static int is(const xmlNode *n, const char *name, const char *ns)
 {
+	if (ns == QTI_NS)
+		name = v3_name(name, 1);
 	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 &&
 	       n->ns && strcmp((const char *)n->ns->href, ns) == 0;
 }
@@ -270,7 +312,7 @@ static xmlNode *child(const xmlNode *n, const char *name, const char *ns)
 	return NULL;
 }
 
-static xmlNode *find(xmlNode *n, const char *name, const char *attr, const char *value)
+static xmlNode *find_named(xmlNode *n, const char *name, const char *attr, const char *value)
 {
 	xmlNode *c, *r;
 
@@ -285,15 +327,21 @@ static xmlNode *find(xmlNode *n, const char *name, const char *attr, const char 
 			if (ok)
 				return c;
 		}
-		if ((r = find(c, name, attr, value)))
+		if ((r = find_named(c, name, attr, value)))
 			return r;
 	}
 	return NULL;
 }
 
+/* The first element NAME (a QTI 2.1 name) below N whose ATTR is VALUE. */
+static xmlNode *find(xmlNode *n, const char *name, const char *attr, const char *value)
+{
+	return find_named(n, v3_name(name, 1), attr, value);
+}
+
 static char *prop(const xmlNode *n, const char *name)
 {
-	return n ? (char *)xmlGetProp(n, BAD_CAST name) : NULL;
+	return n ? (char *)xmlGetProp(n, BAD_CAST v3_name(name, 0)) : NULL;
 }
 
 /* ---- the manifest ------------------------------------------------------- */
@@ -345,8 +393,8 @@ static void check_manifest(void)
 	{
 		xmlChar *s = c ? xmlNodeGetContent(c) : NULL;
 
-		if (!s || strcmp((const char *)s, "QTIv2.1 Package") != 0)
-			problem("imsmanifest.xml: metadata/schema is not 'QTIv2.1 Package'");
+		if (!s || strcmp((const char *)s, PKG_SCHEMA) != 0)
+			problem("imsmanifest.xml: metadata/schema is not '%s'", PKG_SCHEMA);
 		xmlFree(s);
 	}
 	rs = child(root, "resources", CP_NS);
@@ -399,20 +447,20 @@ static void check_manifest(void)
 			if (!find_resource(res[i].deps[j]))
 				problem("resource '%s' depends on '%s', which does not exist", res[i].id,
 					res[i].deps[j]);
-		if (strcmp(res[i].type, "imsqti_test_xmlv2p1") == 0) {
+		if (strcmp(res[i].type, TEST_TYPE) == 0) {
 			ntests++;
 			for (j = 0; j < nres; j++) {
 				size_t k;
 				int found = 0;
 
-				if (strcmp(res[j].type, "imsqti_item_xmlv2p1") != 0)
+				if (strcmp(res[j].type, ITEM_TYPE) != 0)
 					continue;
 				for (k = 0; k < res[i].ndeps; k++)
 					found |= strcmp(res[i].deps[k], res[j].id) == 0;
 				if (!found)
 					problem("the test does not depend on item '%s'", res[j].id);
 			}
-		} else if (strcmp(res[i].type, "imsqti_item_xmlv2p1") != 0 &&
+		} else if (strcmp(res[i].type, ITEM_TYPE) != 0 &&
 			   strcmp(res[i].type, "webcontent") != 0) {
 			problem("resource '%s' has the unexpected type '%s'", res[i].id, res[i].type);
 		}
@@ -748,7 +796,7 @@ static void check_question(const struct qb_question *q)
 	char *href, *id;
 	int before = failures;
 
-	if (!r || strcmp(r->type, "imsqti_item_xmlv2p1") != 0) {
+	if (!r || strcmp(r->type, ITEM_TYPE) != 0) {
 		problem("question '%s' has no item resource", q->id);
 		return;
 	}
@@ -818,10 +866,40 @@ static size_t check_bank(const char *path, xmlSchemaPtr bank_schema)
 
 /* ---- main --------------------------------------------------------------- */
 
+/* Forgets the package just checked, for the next one of the same run. */
+static void package_reset(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nentries; i++) {
+		free(entries[i].name);
+		free(entries[i].data);
+	}
+	free(entries);
+	entries = NULL;
+	nentries = 0;
+	for (i = 0; i < nres; i++) {
+		for (j = 0; j < res[i].nfiles; j++)
+			xmlFree(res[i].files[j]);
+		for (j = 0; j < res[i].ndeps; j++)
+			free(res[i].deps[j]);
+		free(res[i].files);
+		free(res[i].deps);
+		xmlFree(res[i].id);
+		xmlFree(res[i].type);
+		xmlFree(res[i].href);
+	}
+	free(res);
+	res = NULL;
+	nres = 0;
+	nmatched = 0;
+	nvalidated = 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: qti_check [--schemas DIR] [--extract DIR] PACKAGE.zip BANK.xml...\n"
-			"       qti_check --schemas DIR --validate qti|cp FILE\n");
+	fprintf(stderr, "usage: qti_check [--qti30] [--schemas DIR] [--extract DIR] PACKAGE.zip BANK.xml... [+ PACKAGE.zip BANK.xml...]...\n"
+			"       qti_check [--qti30] --schemas DIR --validate qti|cp FILE...\n");
 	return 2;
 }
 
@@ -830,7 +908,6 @@ int main(int argc, char **argv)
 	const char *schemas = NULL, *extract_dir = NULL, *kind = NULL;
 	xmlSchemaPtr bank_schema = NULL;
 	struct qb_error err = { 0, "" };
-	size_t nquestions = 0, nitems = 0, nbanks = 0, i;
 	int a = 1;
 
 	LIBXML_TEST_VERSION
@@ -841,6 +918,15 @@ int main(int argc, char **argv)
 	/* offline: no schema import or document may come from the network */
 	xmlSetExternalEntityLoader(xmlNoNetExternalEntityLoader);
 	for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
+		if (strcmp(argv[a], "--qti30") == 0) {
+			v3 = 1;
+			QTI_NS = "http://www.imsglobal.org/xsd/imsqtiasi_v3p0";
+			CP_NS = "http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1";
+			PKG_SCHEMA = "QTI Package";
+			TEST_TYPE = "imsqti_test_xmlv3p0";
+			ITEM_TYPE = "imsqti_item_xmlv3p0";
+			continue;
+		}
 		if (strcmp(argv[a], "--schemas") == 0 && a + 1 < argc)
 			schemas = argv[++a];
 		else if (strcmp(argv[a], "--extract") == 0 && a + 1 < argc)
@@ -851,51 +937,65 @@ int main(int argc, char **argv)
 			return usage();
 	}
 	if (schemas) {
-		qti_schema = load_schema(schemas, "qti21/imsqti_v2p1.xsd");
-		cp_schema = load_schema(schemas, "imscp/imscp_v1p1.xsd");
+		qti_schema = load_schema(schemas, v3 ? "qti30/imsqti_asiv3p0p1_v1p0.xsd"
+						       : "qti21/imsqti_v2p1.xsd");
+		cp_schema = load_schema(schemas, v3 ? "qti30/imsqtiv3p0_imscpv1p2_v1p0.xsd"
+						    : "imscp/imscp_v1p1.xsd");
 		if (!qti_schema || !cp_schema)
 			return 2;
 	}
 	if (kind) {
-		xmlDocPtr d;
-
-		if (!schemas || a + 1 != argc || (strcmp(kind, "qti") && strcmp(kind, "cp")))
+		if (!schemas || a >= argc || (strcmp(kind, "qti") && strcmp(kind, "cp")))
 			return usage();
-		pkg_name = argv[a];
-		d = xmlReadFile(argv[a], NULL, XML_PARSE_NONET);
-		if (!d) {
-			problem("not well-formed");
-			return 1;
+		/* several files share one load of the schemas (QTI 3.0's takes seconds) */
+		for (; a < argc; a++) {
+			xmlDocPtr d = xmlReadFile(argv[a], NULL, XML_PARSE_NONET);
+			int before = failures;
+
+			pkg_name = argv[a];
+			if (!d) {
+				problem("not well-formed");
+				continue;
+			}
+			validate(d, strcmp(kind, "qti") == 0 ? qti_schema : cp_schema, argv[a]);
+			xmlFreeDoc(d);
+			if (failures == before)
+				printf("%s validates\n", argv[a]);
 		}
-		validate(d, strcmp(kind, "qti") == 0 ? qti_schema : cp_schema, argv[a]);
-		xmlFreeDoc(d);
-		if (!failures)
-			printf("%s validates\n", argv[a]);
 		return failures ? 1 : 0;
 	}
 	if (a >= argc)
 		return usage();
-	pkg_name = argv[a++];
-	if (read_zip(pkg_name))
-		return 1;
-	if (extract_dir && extract(extract_dir))
-		return 2;
-	check_manifest();
-	if (schemas)
-		check_qti_files();
 	if (qb_schema_load(&bank_schema, &err)) {
 		fprintf(stderr, "qti_check: %s\n", err.msg);
 		return 2;
 	}
-	for (; a < argc; a++, nbanks++)
-		nquestions += check_bank(argv[a], bank_schema);
+	/* PACKAGE BANK... [+ PACKAGE BANK...]...: one load of the schemas for all */
+	while (a < argc) {
+		size_t nquestions = 0, nitems = 0, nbanks = 0, i;
+
+		pkg_name = argv[a++];
+		if (read_zip(pkg_name) == 0) {
+			if (extract_dir && extract(extract_dir))
+				return 2;
+			check_manifest();
+			if (schemas)
+				check_qti_files();
+			for (; a < argc && strcmp(argv[a], "+") != 0; a++, nbanks++)
+				nquestions += check_bank(argv[a], bank_schema);
+			for (i = 0; i < nres; i++)
+				nitems += strcmp(res[i].type, ITEM_TYPE) == 0;
+			if (nbanks && nitems != nquestions)
+				problem("%zu items for %zu questions", nitems, nquestions);
+			printf("%s: %zu entries, %d files validated%s, %zu of %zu items match the bank's key\n",
+			       pkg_name, nentries, nvalidated, schemas ? "" : " (no schemas given)", nmatched,
+			       nquestions);
+		}
+		for (; a < argc && strcmp(argv[a], "+") != 0; a++)
+			;
+		a += a < argc;
+		package_reset();
+	}
 	qb_schema_free(bank_schema);
-	for (i = 0; i < nres; i++)
-		nitems += strcmp(res[i].type, "imsqti_item_xmlv2p1") == 0;
-	if (nbanks && nitems != nquestions)
-		problem("%zu items for %zu questions", nitems, nquestions);
-	printf("%s: %zu entries, %d files validated%s, %zu of %zu items match the bank's key\n",
-	       pkg_name, nentries, nvalidated, schemas ? "" : " (no schemas given)", nmatched,
-	       nquestions);
 	return failures ? 1 : 0;
 }

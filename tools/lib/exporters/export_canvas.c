@@ -509,7 +509,7 @@ static void unquote_text(struct qb_buf *b)
 
 static int render(struct item *it, const xmlNode *n, const char *wrap)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX, img_src, it->st, NULL, 0 };
+	struct qb_rich_opts o = { QB_MATH_TEX, img_src, it->st, NULL, 0, NULL, NULL };
 	int rc;
 
 	qb_buf_clear(&it->h);
@@ -1221,7 +1221,7 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	if (!rc)
 		rc = arena_add(st, t.ptr, t.len, &st->title);
 	if (!rc && b->description) {
-		struct qb_rich_opts ro = { QB_MATH_TEX, NULL, NULL, "p", 0 };
+		struct qb_rich_opts ro = { QB_MATH_TEX, NULL, NULL, "p", 0, NULL, NULL };
 
 		ro.wrap = qb_rich_has_blocks(b->description) ? NULL : "p";
 		rc = qb_rich_html_render(st->html, &st->description, b->description, &ro);

@@ -201,7 +201,7 @@ static int gift_escape(struct qb_buf *out, const char *s, size_t len)
  * removes only that one. */
 static int html_text(struct gift *st, const xmlNode *n)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, NULL, 1 };  /* Moodle shows it as HTML */
+	struct qb_rich_opts o = { QB_MATH_TEX, NULL, NULL, NULL, 1, NULL, NULL };  /* Moodle shows it as HTML */
 	size_t len;
 	const char *s;
 	int rc;

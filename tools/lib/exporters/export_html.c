@@ -265,7 +265,7 @@ static int has_math(const xmlNode *n, int depth)
  * when N is NULL. A div, since a field may hold blocks. */
 static int rich(struct html *st, const char *tag, const char *cls, const xmlNode *n)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, img_src, st, NULL, 1 };
+	struct qb_rich_opts o = { QB_MATH_TEX_SPAN, img_src, st, NULL, 1, NULL, NULL };
 
 	if (!n)
 		return st->rc;

@@ -55,6 +55,7 @@
 #include "../core/array.h"
 #include "../core/map.h"
 #include "../imgpath.h"
+#include "../mathml.h"
 #include "../text.h"
 #include "qti_internal.h"
 
@@ -129,6 +130,8 @@ struct qti {
 
 	/* generated identifiers, assigned at commit */
 	size_t part_id, test_res_id, manifest_id;
+
+	struct qb_mathml *math;    /* the current bank file's formulas as MathML */
 
 	struct qb_error problem;   /* the first refusal */
 	size_t nproblems;
@@ -516,6 +519,23 @@ done:
 	return result;
 }
 
+/* ---- math ---------------------------------------------------------------- */
+
+/* Converts the math of bank file FILE to MathML before its questions come
+ * (mathml.h: one pandoc run for the file). A formula pandoc cannot convert
+ * refuses the export at commit, as other refusals do; pandoc missing fails
+ * it at once: math never reaches the package as raw TeX. */
+static void math_load(struct qti *st, const char *file)
+{
+	struct qb_error e = { 0, "" };
+	int rc = qb_mathml_load_file(st->math, file, &e);
+
+	if (rc == QB_EREFUSED)
+		problem(st, "%s", e.msg);
+	else if (rc)
+		fail(st, rc, &e);
+}
+
 /* ---- sections ----------------------------------------------------------- */
 
 static size_t find_section(const struct qti *st, const char *key)
@@ -610,6 +630,7 @@ static void state_free(struct qti *st)
 	qb_map_dispose(&st->medmap);
 	free(st->bank_title);
 	free(st->lang);
+	qb_mathml_free(st->math);
 	free(st);
 }
 
@@ -628,6 +649,8 @@ int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *e
 				  o->one_thread, err);
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
+	if (!rc)
+		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	/* the fixed names are taken before any item can want them */
 	if (!rc) {
 		name_key(TEST_FILE, &key);
@@ -676,13 +699,15 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 	qb_buf_dispose(&title);
 	if (rc)
 		fail(st, rc, NULL);
+	else
+		math_load(st, b->file);
 	return failed(st, err);
 }
 
 int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_TEX_SPAN, img_src, st, NULL, 0 } };
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math }, 0 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;
@@ -708,7 +733,9 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	rc = qti_item_write(st->xbuf, q, &io, &e);
 	if (rc == QB_EREFUSED) {
 		st->q = NULL;  /* the message already names the question */
-		problem(st, "%s", e.msg);
+		/* no message: a formula whose refusal math_load recorded */
+		if (e.msg[0] || !st->nproblems)
+			problem(st, "%s", e.msg[0] ? e.msg : "refused");
 		goto done;
 	}
 	if (rc) {

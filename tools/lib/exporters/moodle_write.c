@@ -291,7 +291,7 @@ static const char *map_src(void *ctx, const char *src)
 
 int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap_p)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX, map_src, f, NULL, 0 };
+	struct qb_rich_opts o = { QB_MATH_TEX, map_src, f, NULL, 0, NULL, NULL };
 	size_t start, len;
 	int rc;
 

@@ -27,21 +27,31 @@
 #define QTI_CP_SCHEMA_LOCATION QTI_CP_NS " http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
 #define QTI_XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 
+/* QTI 3.0 (export_qti30.c): the ASI namespace and the QTI 3.0 profile of
+ * IMS Content Packaging. */
+#define QTI3_NS "http://www.imsglobal.org/xsd/imsqtiasi_v3p0"
+#define QTI3_SCHEMA_LOCATION QTI3_NS \
+	" https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd"
+#define QTI3_CP_NS "http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1"
+#define QTI3_CP_SCHEMA_LOCATION QTI3_CP_NS \
+	" https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd"
+
 /* ---- the writer: ../xmlw.h; rich text into its open mixed element ------ */
 
-/* Writes rich text N (qb_rich_write) into the open mixed element. Math
- * stays TeX (QB_MATH_TEX_SPAN: \( \) in a span, \[ \] in a div, or in a
- * span where QTI wants inline content) for the delivery system's MathJax
- * or KaTeX: no TeX-to-MathML converter is among the project's
- * dependencies, and a half-right MathML would be worse than TeX that every
- * QTI player can show as text and most typeset. */
+/* Writes rich text N (qb_rich_write) into the open mixed element. The
+ * exporters write math as MathML (QB_MATH_MATHML with qti_math_write):
+ * QTI players render MathML, and show TeX as raw text. */
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+
+/* qb_rich_opts.math_ml for a struct qb_mathml * CTX (../mathml.h). */
+int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n);
 
 /* ---- items (qti_item.c) ------------------------------------------------- */
 
 struct qti_item_opts {
 	const char *lang;            /* xml:lang for the item (already checked), or NULL */
 	struct qb_rich_opts rich;    /* math mode and the img src mapping */
+	int v3;                      /* 1: a QTI 3.0 qti-assessment-item (qti_v3.c) */
 };
 
 /* Writes the assessmentItem of Q into OUT (appended). Returns 0,
@@ -75,6 +85,19 @@ int qti_zip_add_xml(struct qti_zip *z, const char *name,
 /* Writes the central directory. */
 int qti_zip_close(struct qti_zip *z, struct qb_error *err);
 void qti_zip_free(struct qti_zip *z);
+
+/* ---- QTI 3.0 names (qti_v3.c) ------------------------------------------ */
+
+struct qti_v3_name {
+	const char *v2, *v3;
+};
+
+/* The rename hook of struct qb_xw: QTI 3.0's name for the QTI 2.1 element
+ * (ATTR 0) or attribute (ATTR 1) NAME; any other name as it is. */
+const char *qti_v3_rename(int attr, const char *name);
+/* The tables behind it (elements, attributes), for the unit test of their order. */
+extern const struct qti_v3_name *const qti_v3_tables[2];
+extern const size_t qti_v3_sizes[2];
 
 /* ---- small shared pieces (qti_util.c) ----------------------------------- */
 

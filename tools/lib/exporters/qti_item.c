@@ -39,6 +39,11 @@
  *   essay               no scoring rule (graded by hand)
  * multiple's mapping gives each correct option points/k (k correct) and
  * each wrong option -points/(n-k), so that ticking every option scores 0.
+ *
+ * QTI 3.0 (o->v3): the same calls, written through the writer's rename
+ * hook (qti_v3.c), and the two places where 3.0 differs in shape: the
+ * content of modal feedback and of a rubric block sits in a
+ * qti-content-body (content_body below), and a rubric block says its use.
  */
 #include "qti_internal.h"
 #include "exporters.h"
@@ -50,6 +55,7 @@
 #include "../text.h"
 
 #define MATCH_CORRECT "http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"
+#define MATCH_CORRECT_V3 "https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"
 
 /* Matching: premises are P1..Pn in pair order; responses R1..Rm in order of
  * first appearance (pair responses, then distractors). Responses whose
@@ -128,6 +134,38 @@ static const char *xml_prop(const xmlNode *n, const char *name, char *buf, size_
 }
 
 /* ---- small writers ------------------------------------------------------ */
+
+/* QTI 3.0 wraps feedback and rubric content in qti-content-body; 2.1 has
+ * the content directly in the element (opened mixed by the caller). */
+static void content_body_start(struct item *it)
+{
+	if (it->o->v3)
+		qb_xw_start_mixed(&it->x, "qti-content-body");
+}
+
+static void content_body_end(struct item *it)
+{
+	if (it->o->v3)
+		qb_xw_end_mixed(&it->x);
+}
+
+/* The element around feedback or rubric content: mixed in 2.1, element
+ * content (the qti-content-body) in 3.0. */
+static void start_wrapper(struct item *it, const char *name)
+{
+	if (it->o->v3)
+		qb_xw_start(&it->x, name);
+	else
+		qb_xw_start_mixed(&it->x, name);
+}
+
+static void end_wrapper(struct item *it)
+{
+	if (it->o->v3)
+		qb_xw_end(&it->x);
+	else
+		qb_xw_end_mixed(&it->x);
+}
 
 static void value_elem(struct item *it, const char *v)
 {
@@ -530,10 +568,14 @@ static void body_essay(struct item *it)
 	qb_xw_attr(&it->x, "format", f && strcmp(f, "plain") == 0 ? "plain" : "xhtml");
 	qb_xw_end(&it->x);
 	if (it->q->rubric) {
-		qb_xw_start_mixed(&it->x, "rubricBlock");
+		start_wrapper(it, "rubricBlock");
+		if (it->o->v3)
+			qb_xw_attr(&it->x, "use", "scoring");
 		qb_xw_attr(&it->x, "view", "scorer");
+		content_body_start(it);
 		qti_put_rich(&it->x, it->q->rubric, &it->o->rich);
-		qb_xw_end_mixed(&it->x);
+		content_body_end(it);
+		end_wrapper(it);
 	}
 }
 
@@ -756,7 +798,7 @@ static void processing(struct item *it, const struct qtype_form *f)
 
 	if (uses_template(it)) {
 		qb_xw_start(&it->x, "responseProcessing");
-		qb_xw_attr(&it->x, "template", MATCH_CORRECT);
+		qb_xw_attr(&it->x, "template", it->o->v3 ? MATCH_CORRECT_V3 : MATCH_CORRECT);
 		qb_xw_end(&it->x);
 		return;
 	}
@@ -781,16 +823,24 @@ static void processing(struct item *it, const struct qtype_form *f)
 static void modal(struct item *it, const char *outcome, const char *id, const char *title,
 		  const xmlNode *content)
 {
-	qb_xw_start_mixed(&it->x, "modalFeedback");
+	start_wrapper(it, "modalFeedback");
 	qb_xw_attr(&it->x, "outcomeIdentifier", outcome);
 	qb_xw_attr(&it->x, "identifier", id);
 	qb_xw_attr(&it->x, "showHide", "show");
 	if (title && title[0])
 		qb_xw_attr(&it->x, "title", title);
-	qb_xw_start_mixed(&it->x, "div");
+	/* 3.0: the content body; 2.1: a div, the wrapper Canvas reads
+	 * feedback text from (a p or a div) */
+	if (it->o->v3)
+		content_body_start(it);
+	else
+		qb_xw_start_mixed(&it->x, "div");
 	qti_put_rich(&it->x, content, &it->o->rich);
-	qb_xw_end_mixed(&it->x);
-	qb_xw_end_mixed(&it->x);
+	if (it->o->v3)
+		content_body_end(it);
+	else
+		qb_xw_end_mixed(&it->x);
+	end_wrapper(it);
 }
 
 static int feedback(struct item *it)
@@ -884,9 +934,9 @@ static int write_item(struct item *it)
 	if (q->type == QB_Q_MATCHING && (rc = match_ids_build(&it->m, q)))
 		return rc;
 	qb_xw_start(&it->x, "assessmentItem");
-	qb_xw_attr(&it->x, "xmlns", QTI_NS);
+	qb_xw_attr(&it->x, "xmlns", it->o->v3 ? QTI3_NS : QTI_NS);
 	qb_xw_attr(&it->x, "xmlns:xsi", QTI_XSI_NS);
-	qb_xw_attr(&it->x, "xsi:schemaLocation", QTI_SCHEMA_LOCATION);
+	qb_xw_attr(&it->x, "xsi:schemaLocation", it->o->v3 ? QTI3_SCHEMA_LOCATION : QTI_SCHEMA_LOCATION);
 	qb_xw_attr(&it->x, "identifier", q->id);
 	qb_xw_attr(&it->x, "title", q->id);
 	qb_xw_attr(&it->x, "adaptive", "false");
@@ -944,6 +994,8 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 	if (!w)
 		return QB_ENOMEM;
 	qb_xw_begin(&it.x, w);
+	if (o->v3)
+		it.x.rename = qti_v3_rename;
 	rc = write_item(&it);
 	if (it.refused)
 		rc = QB_EREFUSED;

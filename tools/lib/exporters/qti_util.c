@@ -7,12 +7,19 @@
 
 #include <libxml/uri.h>
 
+#include "../mathml.h"
+
 /* ---- writer ------------------------------------------------------------ */
 
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
 {
 	if (!x->rc && n)
 		x->rc = qb_rich_write(x->w, n, o);
+}
+
+int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n)
+{
+	return qb_mathml_write(ctx, w, n);
 }
 
 /* ---- numbers ------------------------------------------------------------ */

@@ -1,0 +1,1002 @@
+/* IMS QTI 3.0 content package: the QTI 2.1 package's layout, sections,
+ * media handling, names and refusals (export_qti21.c describes them), in
+ * QTI 3.0's form:
+ *   items/<id>.xml           one qti-assessment-item per question, written
+ *                            by qti_item.c with its v3 switch (QTI 3.0
+ *                            names through qti_v3.c, qti-content-body in
+ *                            feedback and rubric blocks), the same scoring
+ *   items/media/<src>        images
+ *   assessment.xml           the qti-assessment-test
+ *   imsmanifest.xml          the QTI 3.0 profile of IMS Content Packaging
+ *                            (namespace .../qti/qtiv3p0/imscp_v1p1,
+ *                            <schema>QTI Package</schema>, schemaversion
+ *                            3.0.0, resource types imsqti_item_xmlv3p0,
+ *                            imsqti_test_xmlv3p0, webcontent)
+ * It is its own exporter rather than a mode of the QTI 2.1 one so that
+ * the two packages can follow their consumers apart (the QTI 2.1 package
+ * is shaped for Canvas and Inspera's importers); what they share is the
+ * item writer, the zip and the small helpers (qti_internal.h). */
+#include "exporters.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
+#include "../atomic.h"
+#include "../core/array.h"
+#include "../core/map.h"
+#include "../imgpath.h"
+#include "../mathml.h"
+#include "../text.h"
+#include "qti_internal.h"
+
+#define QTI3_TEST_TYPE "imsqti_test_xmlv3p0"
+#define QTI3_ITEM_TYPE "imsqti_item_xmlv3p0"
+#define TEST_FILE "assessment.xml"
+#define MANIFEST_FILE "imsmanifest.xml"
+#define ITEM_DIR "items/"
+#define MEDIA_DIR "items/media/"
+/* longest id used as a file name as it is; longer ones are shortened and
+ * given a hash (file systems take 255 bytes per name) */
+#define MAX_NAME_ID 200
+
+struct item_rec {
+	size_t id;             /* arena offset of the question id */
+	size_t file;           /* arena offset of the entry name, or SIZE_MAX for items/<id>.xml */
+	size_t media;          /* first index into refs */
+	uint32_t nmedia;
+	uint32_t section;
+};
+
+struct section {
+	size_t key;            /* arena offsets */
+	size_t title;
+	size_t gen_id;         /* assigned at commit */
+	size_t nitems;
+};
+
+struct media {
+	size_t real;           /* resolved path: the key that merges references */
+	size_t entry;          /* entry name in the zip */
+	size_t gen_id;         /* resource identifier, assigned at commit */
+};
+
+struct qti {
+	struct qb_atomic *out;
+	struct qti_zip *zip;
+	xmlBufferPtr xbuf;
+
+	struct qb_buf arena;   /* NUL-terminated strings, addressed by offset */
+	struct item_rec *items;
+	size_t nitems, capitems;
+	struct section *sections;
+	size_t nsections, capsections;
+	struct media *media;
+	size_t nmedia, capmedia;
+	uint32_t *refs;        /* images of each item (item_rec.media, .nmedia) */
+	size_t nrefs, caprefs;
+
+	uint64_t *names;       /* hashes of the case-folded entry names in use */
+	size_t nnames, capnames;
+
+	struct qb_map ids;     /* question id -> item */
+	struct qb_map namemap; /* -> names */
+	struct qb_map secmap;  /* section key -> section */
+	struct qb_map medmap;  /* resolved image path -> media */
+
+	/* the current bank file */
+	char *bank_title;
+	char *lang;            /* checked xml:lang, or NULL */
+	/* the first bank file names the test */
+	size_t test_id, test_title;
+	int have_test;
+
+	/* the current question */
+	const struct qb_question *q;
+	size_t refs_start;
+	struct qb_buf src;     /* img_src's result */
+
+	/* the section of the previous question */
+	size_t last_serial, last_file;
+	uint32_t last_section;
+	int have_last;
+
+	/* generated identifiers, assigned at commit */
+	size_t part_id, test_res_id, manifest_id;
+
+	struct qb_mathml *math;    /* the current bank file's formulas as MathML */
+
+	struct qb_error problem;   /* the first refusal */
+	size_t nproblems;
+	struct qb_error failure;   /* the first I/O or memory error */
+	int failed;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static const char *str(const struct qti *st, size_t off)
+{
+	return st->arena.ptr + off;
+}
+
+static int arena_add(struct qti *st, const char *s, size_t len, size_t *off)
+{
+	*off = st->arena.len;
+	if (qb_buf_add(&st->arena, s, len) || qb_buf_addc(&st->arena, '\0'))
+		return QB_ENOMEM;
+	return 0;
+}
+
+static void fail(struct qti *st, int rc, const struct qb_error *e)
+{
+	if (st->failed)
+		return;
+	st->failed = rc;
+	if (e && e->msg[0])
+		st->failure = *e;
+	else
+		qb_error_set(&st->failure, rc, "qti30: %s", qb_error_str(rc));
+}
+
+/* The first I/O or memory error, passed up as it was recorded; 0 when
+ * there was none. */
+static int failed(const struct qti *st, struct qb_error *err)
+{
+	if (st->failed)
+		*err = st->failure;
+	return st->failed;
+}
+
+static void problem(struct qti *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct qti *st, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	if (st->nproblems++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (st->q)
+		qb_error_set(&st->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", st->q->file,
+			     st->q->line, st->q->id ? st->q->id : "?", what);
+	else
+		qb_error_set(&st->problem, QB_EREFUSED, "%s", what);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	return qb_hash64(s, strlen(s));
+}
+
+/* Records (items, sections, media) indexed by a string key, kept in the
+ * arena at offset FIELD of each record: the context of keyed_ops. */
+struct keyed {
+	const struct qti *st;
+	const void *base;
+	size_t size;
+	size_t field;
+};
+
+#define KEYED(st, v, type, field) { (st), (v), sizeof(type), offsetof(type, field) }
+
+static const char *keyed_str(const struct keyed *k, size_t rec)
+{
+	size_t off;
+
+	memcpy(&off, (const char *)k->base + rec * k->size + k->field, sizeof(off));
+	return str(k->st, off);
+}
+
+static uint64_t keyed_hash(void *ctx, size_t rec)
+{
+	return hash_str(keyed_str(ctx, rec));
+}
+
+static int keyed_same(void *ctx, size_t rec, const void *key)
+{
+	return strcmp(keyed_str(ctx, rec), key) == 0;
+}
+
+static const struct qb_map_ops keyed_ops = { keyed_hash, keyed_same };
+
+static size_t find_id(const struct qti *st, const char *id)
+{
+	struct keyed k = KEYED(st, st->items, struct item_rec, id);
+
+	return qb_map_find(&st->ids, hash_str(id), &keyed_ops, &k, id);
+}
+
+/* ---- entry names -------------------------------------------------------- */
+
+static uint64_t name_hash(void *ctx, size_t rec)
+{
+	return ((const struct qti *)ctx)->names[rec];
+}
+
+static int name_same(void *ctx, size_t rec, const void *key)
+{
+	return ((const struct qti *)ctx)->names[rec] == *(const uint64_t *)key;
+}
+
+static const struct qb_map_ops name_ops = { name_hash, name_same };
+
+/* Marks the name whose key is KEY as used; 1 when it was used already. */
+static int take_name(struct qti *st, uint64_t key)
+{
+	if (qb_map_find(&st->namemap, key, &name_ops, st, &key) != QB_MAP_NONE)
+		return 1;
+	if (QB_ARRAY_PUSH(st->names, st->nnames, st->capnames, key))
+		return QB_ENOMEM;
+	if (qb_map_insert(&st->namemap, key, st->nnames - 1, &name_ops, st)) {
+		st->nnames--;
+		return QB_ENOMEM;
+	}
+	return 0;
+}
+
+/* Names must differ without regard to case as well: importers unpack the
+ * zip, and on a case-insensitive file system Q1.xml would overwrite q1.xml. */
+static int name_key(const char *name, uint64_t *key)
+{
+	utf8proc_uint8_t *f = NULL;
+	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)name, 0, &f,
+					  UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE |
+					  UTF8PROC_CASEFOLD);
+
+	if (n < 0) {
+		*key = hash_str(name);
+		return 0;
+	}
+	*key = qb_hash64(f, (size_t)n);
+	free(f);
+	return 0;
+}
+
+/* Appends to OUT the first of DIR BASE EXT, DIR BASE-2 EXT, ... not in use
+ * yet, and marks it used. */
+static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, const char *base,
+		       size_t base_len, const char *ext)
+{
+	size_t start = out->len;
+	unsigned long k;
+	uint64_t key;
+	int rc;
+
+	for (k = 1;; k++) {
+		out->len = start;
+		if (qb_buf_adds(out, dir) || qb_buf_add(out, base, base_len))
+			return QB_ENOMEM;
+		if (k > 1 && qb_buf_printf(out, "-%lu", k))
+			return QB_ENOMEM;
+		if (qb_buf_adds(out, ext))
+			return QB_ENOMEM;
+		name_key(out->ptr + start, &key);
+		rc = take_name(st, key);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
+/* The longest prefix of S of at most MAX bytes that ends on a character
+ * boundary. */
+static size_t utf8_prefix(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return max;
+}
+
+static int item_name(struct qti *st, struct qb_buf *out, const char *id)
+{
+	size_t n = utf8_prefix(id, MAX_NAME_ID);
+	struct qb_buf base = QB_BUF_INIT;
+	int rc;
+
+	if (n == strlen(id))
+		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
+	rc = qb_buf_add(&base, id, n) ||
+	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
+	if (!rc)
+		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");
+	qb_buf_dispose(&base);
+	return rc;
+}
+
+/* Identifiers the package makes up (sections, test part, resources) must
+ * not be one of the question ids, which share their scope. */
+static int gen_id(struct qti *st, const char *base, size_t *off)
+{
+	struct qb_buf b = QB_BUF_INIT;
+	unsigned long k;
+	int rc = 0;
+
+	for (k = 1; !rc; k++) {
+		qb_buf_clear(&b);
+		rc = k > 1 ? qb_buf_printf(&b, "%s-%lu", base, k) : qb_buf_adds(&b, base);
+		if (!rc && find_id(st, b.ptr) == QB_MAP_NONE)
+			break;
+	}
+	if (!rc)
+		rc = arena_add(st, b.ptr, b.len, off);
+	qb_buf_dispose(&b);
+	return rc;
+}
+
+/* ---- images ------------------------------------------------------------- */
+
+static size_t find_media(const struct qti *st, const char *real)
+{
+	struct keyed k = KEYED(st, st->media, struct media, real);
+
+	return qb_map_find(&st->medmap, hash_str(real), &keyed_ops, &k, real);
+}
+
+/* Packs image SRC of the current question, whose file resolves to REAL,
+ * under items/media/NORM (made unique). */
+static int add_media(struct qti *st, const char *src, const char *real, const char *norm,
+		     uint32_t *idx)
+{
+	struct qb_buf name = QB_BUF_INIT, bytes = QB_BUF_INIT;
+	const char *slash = strrchr(norm, '/'), *dot = strrchr(norm, '.');
+	size_t base_len = strlen(norm);
+	struct qb_error e = { 0, "" };
+	struct media *m;
+	int rc;
+
+	if (dot && dot > (slash ? slash + 1 : norm))
+		base_len = (size_t)(dot - norm);
+	else
+		dot = "";
+	rc = qb_img_read(&bytes, st->q->file, src, &e);
+	if (rc == QB_EREFUSED) {
+		problem(st, "img src '%s': %s", src, e.msg);
+		qb_buf_dispose(&bytes);
+		return rc;
+	}
+	if (!rc)
+		rc = QB_ARRAY_RESERVE(st->media, st->capmedia, st->nmedia + 1);
+	if (!rc)
+		rc = unique_name(st, &name, MEDIA_DIR, norm, base_len, dot);
+	if (!rc) {
+		m = &st->media[st->nmedia];
+		memset(m, 0, sizeof(*m));
+		rc = arena_add(st, real, strlen(real), &m->real);
+		if (!rc)
+			rc = arena_add(st, name.ptr, name.len, &m->entry);
+	}
+	if (!rc)
+		rc = qti_zip_add(st->zip, name.ptr, bytes.ptr ? bytes.ptr : "", bytes.len, &e);
+	if (!rc) {
+		struct keyed k = KEYED(st, st->media, struct media, real);
+
+		rc = qb_map_insert(&st->medmap, hash_str(real), st->nmedia, &keyed_ops, &k);
+	}
+	qb_buf_dispose(&name);
+	qb_buf_dispose(&bytes);
+	if (rc) {
+		fail(st, rc, &e);
+		return rc;
+	}
+	*idx = (uint32_t)st->nmedia++;
+	return 0;
+}
+
+static int add_ref(struct qti *st, uint32_t idx)
+{
+	size_t i;
+
+	for (i = st->refs_start; i < st->nrefs; i++)
+		if (st->refs[i] == idx)
+			return 0;
+	if (QB_ARRAY_RESERVE(st->refs, st->caprefs, st->nrefs + 1))
+		return QB_ENOMEM;
+	st->refs[st->nrefs++] = idx;
+	return 0;
+}
+
+/* qb_rich_opts.img_src: judges SRC as the lint does (imgpath.h), packs
+ * the image the first time any question shows it, and returns its URL
+ * relative to the item file. Two srcs that resolve to the same file share
+ * one entry. */
+static const char *img_src(void *ctx, const char *src)
+{
+	struct qti *st = ctx;
+	struct qb_buf norm = QB_BUF_INIT;
+	const char *why = NULL, *result = "";
+	char *resolved = NULL, *real = NULL;
+	uint32_t idx;
+	size_t found;
+	int v;
+
+	qb_buf_clear(&st->src);
+	if (st->failed || !st->q)
+		goto done;
+	v = qb_img_path_check(st->q->file, src, &resolved, &why);
+	if (v < 0) {
+		fail(st, v, NULL);
+		goto done;
+	}
+	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
+		problem(st, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
+		goto done;
+	}
+	real = realpath(resolved, NULL);
+	if (!real) {
+		problem(st, "img src '%s': %s", src, strerror(errno));
+		goto done;
+	}
+	found = find_media(st, real);
+	if (found != QB_MAP_NONE)
+		idx = (uint32_t)found;
+	else if (add_media(st, src, real, norm.ptr, &idx))
+		goto done;
+	if (add_ref(st, idx) || qb_buf_adds(&st->src, "media/") ||
+	    qti_buf_add_uri(&st->src, str(st, st->media[idx].entry) + strlen(MEDIA_DIR))) {
+		fail(st, QB_ENOMEM, NULL);
+		goto done;
+	}
+	result = st->src.ptr;
+done:
+	free(resolved);
+	free(real);
+	qb_buf_dispose(&norm);
+	return result;
+}
+
+/* ---- math ---------------------------------------------------------------- */
+
+/* Converts the math of bank file FILE to MathML before its questions come
+ * (mathml.h: one pandoc run for the file). A formula pandoc cannot convert
+ * refuses the export at commit, as other refusals do; pandoc missing fails
+ * it at once: math never reaches the package as raw TeX. */
+static void math_load(struct qti *st, const char *file)
+{
+	struct qb_error e = { 0, "" };
+	int rc = qb_mathml_load_file(st->math, file, &e);
+
+	if (rc == QB_EREFUSED)
+		problem(st, "%s", e.msg);
+	else if (rc)
+		fail(st, rc, &e);
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static size_t find_section(const struct qti *st, const char *key)
+{
+	struct keyed k = KEYED(st, st->sections, struct section, key);
+
+	return qb_map_find(&st->secmap, hash_str(key), &keyed_ops, &k, key);
+}
+
+static int add_section(struct qti *st, const char *key, size_t key_len, const char *title,
+		       uint32_t *idx)
+{
+	struct section *s;
+	struct keyed k;
+
+	if (QB_ARRAY_RESERVE(st->sections, st->capsections, st->nsections + 1))
+		return QB_ENOMEM;
+	s = &st->sections[st->nsections];
+	memset(s, 0, sizeof(*s));
+	k = (struct keyed)KEYED(st, st->sections, struct section, key);
+	if (arena_add(st, key, key_len, &s->key) || arena_add(st, title, strlen(title), &s->title) ||
+	    qb_map_insert(&st->secmap, hash_str(str(st, s->key)), st->nsections, &keyed_ops, &k))
+		return QB_ENOMEM;
+	*idx = (uint32_t)st->nsections++;
+	return 0;
+}
+
+/* One section per category path (the names joined by U+001F, which XML
+ * text cannot hold, so paths never clash); questions outside every
+ * category go to a section of their bank file, titled with the bank. */
+static int section_for(struct qti *st, const struct qb_question *q, uint32_t *idx)
+{
+	struct qb_buf key = QB_BUF_INIT, title = QB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (st->have_last && st->last_serial == q->category_serial && st->last_file == q->file_index) {
+		*idx = st->last_section;
+		return 0;
+	}
+	if (q->ncategories == 0) {
+		rc = qb_buf_printf(&key, "\x1e%zu", q->file_index);
+		if (!rc)
+			rc = qb_buf_adds(&title, st->bank_title ? st->bank_title : "Questions");
+	}
+	for (i = 0; i < q->ncategories && !rc; i++) {
+		if (i)
+			rc = qb_buf_addc(&key, '\x1f') || qb_buf_adds(&title, " / ");
+		if (!rc)
+			rc = qb_buf_adds(&key, q->categories[i]) ||
+			     qti_buf_add_collapsed(&title, q->categories[i]);
+	}
+	if (!rc) {
+		size_t found = find_section(st, key.ptr);
+
+		if (found != QB_MAP_NONE)
+			*idx = (uint32_t)found;
+		else
+			rc = add_section(st, key.ptr, key.len, title.ptr ? title.ptr : "", idx);
+	}
+	if (!rc) {
+		st->have_last = 1;
+		st->last_serial = q->category_serial;
+		st->last_file = q->file_index;
+		st->last_section = *idx;
+	}
+	qb_buf_dispose(&key);
+	qb_buf_dispose(&title);
+	return rc ? QB_ENOMEM : 0;
+}
+
+/* ---- the exporter's entry points ---------------------------------------- */
+
+static void state_free(struct qti *st)
+{
+	if (!st)
+		return;
+	qti_zip_free(st->zip);          /* before the file it writes to goes */
+	qb_atomic_abort(st->out);
+	if (st->xbuf)
+		xmlBufferFree(st->xbuf);
+	qb_buf_dispose(&st->arena);
+	qb_buf_dispose(&st->src);
+	free(st->items);
+	free(st->sections);
+	free(st->media);
+	free(st->refs);
+	free(st->names);
+	qb_map_dispose(&st->ids);
+	qb_map_dispose(&st->namemap);
+	qb_map_dispose(&st->secmap);
+	qb_map_dispose(&st->medmap);
+	free(st->bank_title);
+	free(st->lang);
+	qb_mathml_free(st->math);
+	free(st);
+}
+
+int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
+{
+	struct qti *st = calloc(1, sizeof(*st));
+	uint64_t key;
+	int rc;
+
+	*state = NULL;
+	if (!st)
+		return QB_ENOMEM;
+	rc = qb_atomic_open(&st->out, o->output, err);
+	if (!rc)
+		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out),
+				  o->one_thread, err);
+	if (!rc && !(st->xbuf = xmlBufferCreate()))
+		rc = QB_ENOMEM;
+	if (!rc)
+		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
+	/* the fixed names are taken before any item can want them */
+	if (!rc) {
+		name_key(TEST_FILE, &key);
+		rc = take_name(st, key);
+	}
+	if (!rc) {
+		name_key(MANIFEST_FILE, &key);
+		rc = take_name(st, key);
+	}
+	if (rc) {
+		state_free(st);
+		return rc;
+	}
+	*state = st;
+	return 0;
+}
+
+int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
+{
+	struct qti *st = state;
+	struct qb_buf title = QB_BUF_INIT;
+	int rc = 0;
+
+	if (st->failed)
+		return failed(st, err);
+	free(st->bank_title);
+	free(st->lang);
+	st->bank_title = st->lang = NULL;
+	if (b->title)
+		rc = qti_buf_add_collapsed(&title, b->title);
+	if (!rc && title.len == 0)
+		rc = qb_buf_adds(&title, b->id ? b->id : "Questions");
+	if (!rc)
+		st->bank_title = qb_buf_detach(&title);
+	if (!rc && qti_is_language(b->lang) && !(st->lang = strdup(b->lang)))
+		rc = QB_ENOMEM;
+	if (!rc && !st->have_test) {
+		const char *id = qti_is_ncname(b->id) ? b->id : "test";
+
+		st->have_test = 1;
+		/* qti_is_ncname(NULL) is 0, so id is never NULL (the analyzer cannot see qti_util.c) */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
+		rc = arena_add(st, id, strlen(id), &st->test_id) ||
+		     arena_add(st, st->bank_title, strlen(st->bank_title), &st->test_title) ? QB_ENOMEM : 0;
+	}
+	qb_buf_dispose(&title);
+	if (rc)
+		fail(st, rc, NULL);
+	else
+		math_load(st, b->file);
+	return failed(st, err);
+}
+
+int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error *err)
+{
+	struct qti *st = state;
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math }, 1 };
+	struct qb_buf name = QB_BUF_INIT;
+	struct qb_error e = { 0, "" };
+	struct item_rec *r;
+	size_t nproblems = st->nproblems;
+	uint32_t sec;
+	int rc;
+
+	if (st->failed || !q->id)
+		return failed(st, err);
+	st->q = q;
+	if (find_id(st, q->id) != QB_MAP_NONE) {
+		problem(st, "the id '%s' is used by an earlier question; QTI identifiers and "
+			"package resources must be unique", q->id);
+		goto done;
+	}
+	rc = section_for(st, q, &sec);
+	if (rc) {
+		fail(st, rc, NULL);
+		goto done;
+	}
+	st->refs_start = st->nrefs;
+	xmlBufferEmpty(st->xbuf);
+	rc = qti_item_write(st->xbuf, q, &io, &e);
+	if (rc == QB_EREFUSED) {
+		st->q = NULL;  /* the message already names the question */
+		/* no message: a formula whose refusal math_load recorded */
+		if (e.msg[0] || !st->nproblems)
+			problem(st, "%s", e.msg[0] ? e.msg : "refused");
+		goto done;
+	}
+	if (rc) {
+		fail(st, rc, &e);
+		goto done;
+	}
+	if (st->failed || st->nproblems > nproblems)
+		goto done;
+	rc = QB_ARRAY_RESERVE(st->items, st->capitems, st->nitems + 1);
+	if (!rc)
+		rc = item_name(st, &name, q->id);
+	if (!rc) {
+		r = &st->items[st->nitems];
+		memset(r, 0, sizeof(*r));
+		r->section = sec;
+		r->media = st->refs_start;
+		r->nmedia = (uint32_t)(st->nrefs - st->refs_start);
+		r->file = SIZE_MAX;
+		rc = arena_add(st, q->id, strlen(q->id), &r->id);
+		if (!rc && (name.len != strlen(ITEM_DIR) + strlen(q->id) + 4 ||
+			    strncmp(name.ptr + strlen(ITEM_DIR), q->id, strlen(q->id)) != 0))
+			rc = arena_add(st, name.ptr, name.len, &r->file);
+	}
+	if (!rc) {
+		struct keyed k = KEYED(st, st->items, struct item_rec, id);
+
+		rc = qb_map_insert(&st->ids, hash_str(q->id), st->nitems, &keyed_ops, &k);
+	}
+	if (!rc) {
+		rc = qti_zip_add(st->zip, name.ptr, xmlBufferContent(st->xbuf),
+				 (size_t)xmlBufferLength(st->xbuf), &e);
+		if (rc)
+			fail(st, rc, &e);
+	} else {
+		fail(st, rc, NULL);
+	}
+	if (!rc) {
+		st->sections[sec].nitems++;
+		st->nitems++;
+	}
+done:
+	st->q = NULL;
+	qb_buf_dispose(&name);
+	return failed(st, err);
+}
+
+/* ---- the test and the manifest ------------------------------------------ */
+
+/* The href of R's item file, or NULL when out of memory. */
+static const char *item_file(const struct qti *st, const struct item_rec *r, struct qb_buf *b)
+{
+	int rc;
+
+	qb_buf_clear(b);
+	if (r->file != SIZE_MAX) {
+		rc = qti_buf_add_uri(b, str(st, r->file));
+	} else {
+		rc = qb_buf_adds(b, ITEM_DIR);
+		if (!rc)
+			rc = qti_buf_add_uri(b, str(st, r->id));
+		if (!rc)
+			rc = qb_buf_adds(b, ".xml");
+	}
+	return rc ? NULL : b->ptr;
+}
+
+struct doc_ctx {
+	struct qti *st;
+	uint32_t *order;       /* items grouped by section, bank order within */
+};
+
+static void declare_outcome(struct qb_xw *x, const char *id)
+{
+	qb_xw_start(x, "outcomeDeclaration");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_attr(x, "cardinality", "single");
+	qb_xw_attr(x, "baseType", "float");
+	qb_xw_end(x);
+}
+
+static void sum_outcome(struct qb_xw *x, const char *id)
+{
+	qb_xw_start(x, "setOutcomeValue");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_start(x, "sum");
+	qb_xw_start(x, "testVariables");
+	qb_xw_attr(x, "variableIdentifier", id);
+	qb_xw_end(x);
+	qb_xw_end(x);
+	qb_xw_end(x);
+}
+
+static void start_doc(struct qb_xw *x, xmlTextWriterPtr w, const char *name, const char *ns,
+		      const char *loc)
+{
+	qb_xw_begin(x, w);
+	if (strcmp(ns, QTI3_NS) == 0)
+		x->rename = qti_v3_rename;
+	qb_xw_start(x, name);
+	qb_xw_attr(x, "xmlns", ns);
+	qb_xw_attr(x, "xmlns:xsi", QTI_XSI_NS);
+	qb_xw_attr(x, "xsi:schemaLocation", loc);
+}
+
+static int end_doc(struct qb_xw *x, struct qb_buf *b)
+{
+	qb_buf_dispose(b);
+	return qb_xw_finish(x);
+}
+
+static int gen_test(xmlTextWriterPtr w, void *ctx)
+{
+	const struct doc_ctx *d = ctx;
+	const struct qti *st = d->st;
+	struct qb_buf b = QB_BUF_INIT;
+	struct qb_xw x;
+	size_t s, i, k = 0;
+
+	start_doc(&x, w, "assessmentTest", QTI3_NS, QTI3_SCHEMA_LOCATION);
+	qb_xw_attr(&x, "identifier", str(st, st->test_id));
+	qb_xw_attr(&x, "title", str(st, st->test_title));
+	declare_outcome(&x, "SCORE");
+	declare_outcome(&x, "MAXSCORE");
+	qb_xw_start(&x, "testPart");
+	qb_xw_attr(&x, "identifier", str(st, st->part_id));
+	qb_xw_attr(&x, "navigationMode", "nonlinear");
+	qb_xw_attr(&x, "submissionMode", "individual");
+	for (s = 0; s < st->nsections && !x.rc; s++) {
+		qb_xw_start(&x, "assessmentSection");
+		qb_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
+		qb_xw_attr(&x, "title", str(st, st->sections[s].title));
+		qb_xw_attr(&x, "visible", "true");
+		for (i = 0; i < st->sections[s].nitems; i++, k++) {
+			const struct item_rec *r = &st->items[d->order[k]];
+
+			const char *href = item_file(st, r, &b);
+
+			if (!href)
+				x.rc = QB_ENOMEM;
+			qb_xw_start(&x, "assessmentItemRef");
+			qb_xw_attr(&x, "identifier", str(st, r->id));
+			qb_xw_attr(&x, "href", href);
+			qb_xw_end(&x);
+		}
+		qb_xw_end(&x);
+	}
+	qb_xw_end(&x);
+	qb_xw_start(&x, "outcomeProcessing");
+	sum_outcome(&x, "SCORE");
+	sum_outcome(&x, "MAXSCORE");
+	qb_xw_end(&x);
+	return end_doc(&x, &b);
+}
+
+static void resource(struct qb_xw *x, const char *id, const char *type, const char *href)
+{
+	qb_xw_start(x, "resource");
+	qb_xw_attr(x, "identifier", id);
+	qb_xw_attr(x, "type", type);
+	qb_xw_attr(x, "href", href);
+	qb_xw_start(x, "file");
+	qb_xw_attr(x, "href", href);
+	qb_xw_end(x);
+}
+
+static void dependency(struct qb_xw *x, const char *id)
+{
+	qb_xw_start(x, "dependency");
+	qb_xw_attr(x, "identifierref", id);
+	qb_xw_end(x);
+}
+
+static int gen_manifest(xmlTextWriterPtr w, void *ctx)
+{
+	const struct doc_ctx *d = ctx;
+	const struct qti *st = d->st;
+	struct qb_buf b = QB_BUF_INIT, m = QB_BUF_INIT;
+	struct qb_xw x;
+	size_t i, j;
+
+	start_doc(&x, w, "manifest", QTI3_CP_NS, QTI3_CP_SCHEMA_LOCATION);
+	qb_xw_attr(&x, "identifier", str(st, st->manifest_id));
+	qb_xw_start(&x, "metadata");
+	qb_xw_elem(&x, "schema", "QTI Package");
+	qb_xw_elem(&x, "schemaversion", "3.0.0");
+	qb_xw_end(&x);
+	qb_xw_start(&x, "organizations");
+	qb_xw_end(&x);
+	qb_xw_start(&x, "resources");
+
+	resource(&x, str(st, st->test_res_id), QTI3_TEST_TYPE, TEST_FILE);
+	for (i = 0; i < st->nitems && !x.rc; i++)
+		dependency(&x, str(st, st->items[i].id));
+	qb_xw_end(&x);
+
+	for (i = 0; i < st->nitems && !x.rc; i++) {
+		const struct item_rec *r = &st->items[i];
+		const char *href = item_file(st, r, &b);
+
+		if (!href)
+			x.rc = QB_ENOMEM;
+		resource(&x, str(st, r->id), QTI3_ITEM_TYPE, href);
+		for (j = 0; j < r->nmedia; j++) {
+			qb_buf_clear(&m);
+			if (qti_buf_add_uri(&m, str(st, st->media[st->refs[r->media + j]].entry)))
+				x.rc = QB_ENOMEM;
+			qb_xw_start(&x, "file");
+			qb_xw_attr(&x, "href", m.ptr);
+			qb_xw_end(&x);
+		}
+		for (j = 0; j < r->nmedia; j++)
+			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
+		qb_xw_end(&x);
+	}
+	for (i = 0; i < st->nmedia && !x.rc; i++) {
+		qb_buf_clear(&m);
+		if (qti_buf_add_uri(&m, str(st, st->media[i].entry)))
+			x.rc = QB_ENOMEM;
+		resource(&x, str(st, st->media[i].gen_id), "webcontent", m.ptr);
+		qb_xw_end(&x);
+	}
+	qb_xw_end(&x);
+	qb_buf_dispose(&m);
+	return end_doc(&x, &b);
+}
+
+static int assign_ids(struct qti *st)
+{
+	char base[48];
+	size_t i;
+	int rc;
+
+	rc = gen_id(st, "part-1", &st->part_id);
+	if (!rc)
+		rc = gen_id(st, "test", &st->test_res_id);
+	if (!rc)
+		rc = gen_id(st, "manifest", &st->manifest_id);
+	for (i = 0; i < st->nsections && !rc; i++) {
+		snprintf(base, sizeof(base), "section-%zu", i + 1);
+		rc = gen_id(st, base, &st->sections[i].gen_id);
+	}
+	for (i = 0; i < st->nmedia && !rc; i++) {
+		snprintf(base, sizeof(base), "media-%zu", i + 1);
+		rc = gen_id(st, base, &st->media[i].gen_id);
+	}
+	return rc;
+}
+
+/* Items grouped by section (sections in order of first appearance), bank
+ * order within each: a counting sort over the section numbers. */
+static uint32_t *section_order(const struct qti *st)
+{
+	uint32_t *order = malloc((st->nitems ? st->nitems : 1) * sizeof(*order));
+	size_t *next = calloc(st->nsections ? st->nsections : 1, sizeof(*next));
+	size_t i, at = 0;
+
+	if (!order || !next) {
+		free(order);
+		free(next);
+		return NULL;
+	}
+	for (i = 0; i < st->nsections; i++) {
+		next[i] = at;
+		at += st->sections[i].nitems;
+	}
+	for (i = 0; i < st->nitems; i++)
+		order[next[st->items[i].section]++] = (uint32_t)i;
+	free(next);
+	return order;
+}
+
+int qb_qti30_commit(void *state, struct qb_error *err)
+{
+	struct qti *st = state;
+	struct doc_ctx d = { st, NULL };
+	uint32_t sec;
+	int rc = 0;
+
+	if (st->failed) {
+		*err = st->failure;
+		rc = st->failed;
+		goto done;
+	}
+	if (st->nproblems) {
+		*err = st->problem;
+		if (st->nproblems > 1) {
+			size_t n = strlen(err->msg);
+
+			snprintf(err->msg + n, sizeof(err->msg) - n, " (and %zu more problem%s)",
+				 st->nproblems - 1, st->nproblems == 2 ? "" : "s");
+		}
+		rc = QB_EREFUSED;
+		goto done;
+	}
+	/* a testPart needs a section even when the bank has no question */
+	if (st->nsections == 0)
+		rc = add_section(st, "", 0, st->have_test ? str(st, st->test_title) : "Questions", &sec);
+	if (!st->have_test && !rc) {
+		st->have_test = 1;
+		rc = arena_add(st, "test", 4, &st->test_id) || arena_add(st, "Questions", 9, &st->test_title)
+			     ? QB_ENOMEM : 0;
+	}
+	if (!rc)
+		rc = assign_ids(st);
+	if (!rc && !(d.order = section_order(st)))
+		rc = QB_ENOMEM;
+	if (rc) {
+		qb_error_set(err, rc, "qti30: %s", qb_error_str(rc));
+		goto done;
+	}
+	rc = qti_zip_add_xml(st->zip, TEST_FILE, gen_test, &d, err);
+	if (!rc)
+		rc = qti_zip_add_xml(st->zip, MANIFEST_FILE, gen_manifest, &d, err);
+	if (!rc)
+		rc = qti_zip_close(st->zip, err);
+	if (!rc) {
+		qti_zip_free(st->zip);
+		st->zip = NULL;
+		rc = qb_atomic_commit(st->out, err);
+		st->out = NULL;
+	}
+done:
+	free(d.order);
+	state_free(st);
+	return rc;
+}
+
+void qb_qti30_abort(void *state)
+{
+	state_free(state);
+}
