@@ -319,52 +319,15 @@ static size_t utf8_prefix(const char *s, size_t max)
 	return max;
 }
 
-/* 1 when byte C may stand in an entry name as it is: ASCII letters,
- * digits, '.', '-', '_' (and '/' between folders when SLASH). */
-static int name_byte(unsigned char c, int slash)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '-' || c == '_' || (slash && c == '/');
-}
-
-/* Appends the first N bytes of S with every run of bytes that may not
- * stand in an entry name (a space, the bytes of a non-ASCII letter) made
- * one '_'. */
-static int add_safe(struct qb_buf *b, const char *s, size_t n, int slash)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (name_byte((unsigned char)s[i], slash)) {
-			if (qb_buf_addc(b, s[i]))
-				return QB_ENOMEM;
-		} else if (i == 0 || name_byte((unsigned char)s[i - 1], slash)) {
-			if (qb_buf_addc(b, '_'))
-				return QB_ENOMEM;
-		}
-	}
-	return 0;
-}
-
-static int is_safe(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!name_byte((unsigned char)s[i], 0))
-			return 0;
-	return 1;
-}
-
 static int item_name(struct qti *st, struct qb_buf *out, const char *id)
 {
 	size_t n = utf8_prefix(id, MAX_NAME_ID);
 	struct qb_buf base = QB_BUF_INIT;
 	int rc;
 
-	if (n == strlen(id) && is_safe(id, n))
+	if (n == strlen(id) && qti_name_is_safe(id, n))
 		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
-	rc = add_safe(&base, id, n, 0) ||
+	rc = qti_name_add_safe(&base, id, n, 0) ||
 	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
 	if (!rc)
 		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");
@@ -426,10 +389,10 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 	if (!rc)
 		rc = QB_ARRAY_RESERVE(st->media, st->capmedia, st->nmedia + 1);
 	if (!rc)
-		rc = add_safe(&safe, norm, base_len, 1) ? QB_ENOMEM : 0;
+		rc = qti_name_add_safe(&safe, norm, base_len, 1) ? QB_ENOMEM : 0;
 	base_len = safe.len;
 	if (!rc)
-		rc = add_safe(&safe, dot, strlen(dot), 0) ? QB_ENOMEM : 0;
+		rc = qti_name_add_safe(&safe, dot, strlen(dot), 0) ? QB_ENOMEM : 0;
 	if (!rc)
 		rc = unique_name(st, &name, MEDIA_DIR, safe.ptr, base_len, safe.ptr + base_len);
 	if (!rc) {

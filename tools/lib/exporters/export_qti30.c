@@ -301,9 +301,9 @@ static int item_name(struct qti *st, struct qb_buf *out, const char *id)
 	struct qb_buf base = QB_BUF_INIT;
 	int rc;
 
-	if (n == strlen(id))
+	if (n == strlen(id) && qti_name_is_safe(id, n))
 		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
-	rc = qb_buf_add(&base, id, n) ||
+	rc = qti_name_add_safe(&base, id, n, 0) ||
 	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
 	if (!rc)
 		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");

@@ -127,4 +127,13 @@ int qti_buf_add_uri(struct qb_buf *b, const char *path);
  * QB_EREFUSED when nothing is left or a ".." segment appears. */
 int qti_media_src_norm(const char *src, struct qb_buf *norm);
 
+/* Entry names that every consumer reads alike (Canvas does not
+ * percent-decode manifest hrefs): 1 when byte C may stand in one as it is
+ * (ASCII letters, digits, '.', '-', '_', and '/' when SLASH); the first N
+ * bytes of S appended with each run of other bytes made one '_'; 1 when
+ * the N bytes of S need no change. */
+int qti_name_byte(unsigned char c, int slash);
+int qti_name_add_safe(struct qb_buf *b, const char *s, size_t n, int slash);
+int qti_name_is_safe(const char *s, size_t n);
+
 #endif

@@ -192,3 +192,42 @@ int qti_media_src_norm(const char *src, struct qb_buf *norm)
 	}
 	return 0;
 }
+
+/* ---- entry names ---------------------------------------------------------- */
+
+/* 1 when byte C may stand in an entry name as it is: ASCII letters,
+ * digits, '.', '-', '_' (and '/' between folders when SLASH). */
+int qti_name_byte(unsigned char c, int slash)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '-' || c == '_' || (slash && c == '/');
+}
+
+/* Appends the first N bytes of S with every run of bytes that may not
+ * stand in an entry name (a space, the bytes of a non-ASCII letter) made
+ * one '_'. */
+int qti_name_add_safe(struct qb_buf *b, const char *s, size_t n, int slash)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (qti_name_byte((unsigned char)s[i], slash)) {
+			if (qb_buf_addc(b, s[i]))
+				return QB_ENOMEM;
+		} else if (i == 0 || qti_name_byte((unsigned char)s[i - 1], slash)) {
+			if (qb_buf_addc(b, '_'))
+				return QB_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int qti_name_is_safe(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!qti_name_byte((unsigned char)s[i], 0))
+			return 0;
+	return 1;
+}
