@@ -292,7 +292,7 @@ static void mc_piece(struct gift *g, char *a, void *ctx)
 		s++;
 	} else if (*s == '~') {
 		s++;
-		while (is_space(*s))
+		while (*s && is_space(*s))
 			s++;
 		if (!weight(&s, &c.fraction))
 			c.fraction = 0;
