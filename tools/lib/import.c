@@ -814,6 +814,12 @@ static void write_question(struct qb_xw *x, const struct qb_imp_question *q, con
 	size_t i;
 	int r = q->rich;
 
+	/* a record has its arrays whenever it counts items (the analyzer
+	 * cannot follow one read back from the spool) */
+	if ((q->nchoices && !q->choices) || (q->ndistractors && !q->distractors)) {
+		x->rc = QB_EINVAL;
+		return;
+	}
 	qb_xw_start(x, "question");
 	qb_xw_attr(x, "id", id);
 	qb_xw_attr(x, "type", kind_names[q->kind]);

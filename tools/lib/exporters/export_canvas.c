@@ -1146,7 +1146,7 @@ static void state_free(struct canvas *st)
 	qti_zip_free(st->zip);
 	qb_atomic_abort(st->out);
 	if (st->items)
-		fclose(st->items);
+		(void)fclose(st->items);   /* a temporary, discarded */
 	if (st->xbuf)
 		xmlBufferFree(st->xbuf);
 	qb_rich_html_free(st->html);

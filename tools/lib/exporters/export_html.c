@@ -656,7 +656,7 @@ static void state_free(struct html *st)
 	if (st->sbuf)
 		xmlBufferFree(st->sbuf);
 	if (st->spool)
-		fclose(st->spool);
+		(void)fclose(st->spool);   /* a temporary, discarded */
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
 	qb_buf_dispose(&st->img);
@@ -738,8 +738,9 @@ int qb_html_bank(void *state, const struct qb_bank_info *b, struct qb_error *err
 		}
 		st->title = strndup(t, len);
 		st->lang = strdup(b->lang && b->lang[0] ? b->lang : "en");
+		/* f is st->files' now (QB_ARRAY_PUSH), freed with the state */
 		if (!st->title || !st->lang)
-			return QB_ENOMEM;
+			return QB_ENOMEM;  // cppcheck-suppress memleak
 	}
 	if (st->in_cat && !end(st))
 		nl(st);

@@ -109,14 +109,14 @@ struct qctx {
 /* Adds the names of DROPPED to C->names, once each. */
 static void note_dropped(struct gift *g, struct qctx *c, const char *dropped)
 {
-	const char *p = dropped;
+	const char *p = dropped ? dropped : "";
 
-	while (p && *p) {
+	while (*p) {
 		size_t n = strcspn(p, ",");
 		int seen = 0;
-		const char *q = c->names->ptr;
+		const char *q = c->names->ptr ? c->names->ptr : "";
 
-		while (q && *q) {
+		while (*q) {
 			size_t m = strcspn(q, ",");
 
 			if (m == n && !memcmp(q, p, n))
