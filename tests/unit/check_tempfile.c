@@ -236,8 +236,16 @@ static int run_forked(void (*fn)(int wfd), struct report *r, int sig)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		static const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 		struct rlimit none = { 0, 0 };
+		size_t k;
 
+		/* A suite run under nohup, or as a shell's background job,
+		 * inherits some of these ignored, and qb_tempfile_catch_signals
+		 * rightly leaves an ignored signal ignored: these runs are about a
+		 * process that receives them. */
+		for (k = 0; k < sizeof(reset) / sizeof(reset[0]); k++)
+			signal(reset[k], SIG_DFL);
 		setrlimit(RLIMIT_CORE, &none);   /* SIGQUIT dumps no core here */
 		close(fds[0]);
 		fn(fds[1]);
