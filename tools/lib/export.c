@@ -35,7 +35,7 @@ const struct qb_exporter qb_exporters[] = {
 	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1, QB_EXPORTER_LIGHT,
 	  qb_pdf_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit, qb_pandoc_abort,
 	  qb_md_check, NULL },
-	{ "qti21", "IMS QTI 2.1 content package (zip) for Canvas, OpenOlat, Inspera, TAO", ".zip", 1, QB_EXPORTER_HEAVY,
+	{ "qti21", "IMS QTI 2.1 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort, qb_qti_check, NULL },
