@@ -345,9 +345,12 @@ static int pass1(struct side *s, xmlSchemaPtr schema, struct qb_error *err)
 
 /* Pass 1 of one side as a job of its own: the two sides share nothing they
  * write (each has its lint, reader and compiled schema; the configuration
- * is read only), so qb_pipeline_pair reads them at the same time. */
+ * is read only), so qb_pipeline_pair reads them at the same time. The
+ * schemas are compiled before, on the calling thread: libxml2 2.9 sets up
+ * its built-in types on the first compile, and two at once race there. */
 struct pass1_job {
 	struct side *s;
+	xmlSchemaPtr schema;
 	struct qb_error err;
 	int rc;
 };
@@ -355,14 +358,9 @@ struct pass1_job {
 static int pass1_job(void *arg)
 {
 	struct pass1_job *j = arg;
-	xmlSchemaPtr schema = NULL;
-	int rc = qb_schema_load(&schema, &j->err);
 
-	if (!rc)
-		rc = pass1(j->s, schema, &j->err);
-	qb_schema_free(schema);
-	j->rc = rc;
-	return rc;
+	j->rc = pass1(j->s, j->schema, &j->err);
+	return j->rc;
 }
 
 /* Pass 2: the questions marked NEED, read again in full (without the
@@ -1301,13 +1299,18 @@ int qb_diff_run(struct qb_diff_report **out, const char *old_spec, const char *n
 		rc = qb_lint_new(&p->s[sd].lint, opts->cfg, err);
 	rep->linted = opts->cfg != NULL;
 	memset(job, 0, sizeof(job));
-	for (sd = 0; sd < 2; sd++)
+	for (sd = 0; sd < 2; sd++) {
 		job[sd].s = &p->s[sd];
+		if (!rc)
+			rc = qb_schema_load(&job[sd].schema, err);
+	}
 	if (!rc) {
 		rc = qb_pipeline_pair(pass1_job, &job[0], &job[1]);
 		if (rc)
 			*err = job[0].rc ? job[0].err : job[1].err;
 	}
+	for (sd = 0; sd < 2; sd++)
+		qb_schema_free(job[sd].schema);
 	if (!rc)
 		rc = match(&p->s[0], &p->s[1]);
 	if (!rc) {
