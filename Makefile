@@ -99,7 +99,6 @@ LIB_SRCS := \
 	tools/lib/exporters/export_moodle.c \
 	tools/lib/exporters/export_pandoc.c \
 	tools/lib/exporters/export_qti21.c \
-	tools/lib/exporters/export_qti30.c \
 	tools/lib/exporters/md_item.c \
 	tools/lib/exporters/md_labels.c \
 	tools/lib/exporters/md_rand.c \

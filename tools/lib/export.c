@@ -38,7 +38,7 @@ const struct qb_exporter qb_exporters[] = {
 	{ "qti21", "IMS QTI 2.1 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
-	  qb_qti30_open, qb_qti30_bank, qb_qti30_question, qb_qti30_commit, qb_qti30_abort, qb_qti_check, NULL },
+	  qb_qti30_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 };
 
 const size_t qb_nexporters = sizeof(qb_exporters) / sizeof(qb_exporters[0]);

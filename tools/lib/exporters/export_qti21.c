@@ -41,7 +41,18 @@
  * identifier QTI cannot take; a question id used twice although
  * id-duplicate was turned down in a configuration) are collected while
  * the bank is read and refuse the export at commit (QB_EREFUSED), so that
- * lint's own findings still come out first. */
+ * lint's own findings still come out first.
+ *
+ * QTI 3.0 (--to qti30) is the same package in QTI 3.0's form, written by
+ * the same code from a row of the flavour table below: the item writer's
+ * v3 switch (QTI 3.0 names through qti_v3.c, qti-content-body in feedback
+ * and rubric blocks), the 3.0 namespaces and the QTI 3.0 profile of IMS
+ * Content Packaging (<schema>QTI Package</schema>, schemaversion 3.0.0,
+ * resource types imsqti_item_xmlv3p0 and imsqti_test_xmlv3p0). The Canvas
+ * shaping above (weights, invisible sections, images only as files of
+ * their items) is the QTI 2.1 row's; the QTI 3.0 row keeps the plain CP
+ * form: visible sections, each image a webcontent resource its items
+ * depend on. */
 #include "exporters.h"
 
 #include <errno.h>
@@ -67,6 +78,26 @@
  * given a hash (file systems take 255 bytes per name) */
 #define MAX_NAME_ID 200
 
+/* What tells the two QTI versions' packages apart. */
+struct flavour {
+	const char *name;          /* the target, in messages */
+	int v3;                    /* QTI 3.0 names and content bodies */
+	const char *ns, *schema_location, *cp_ns, *cp_schema_location;
+	const char *schema, *schemaversion, *test_type, *item_type;
+	/* 1: shaped for Canvas's importer (weights, invisible sections, images
+	 * only as files of their items); 0: images as webcontent resources */
+	int for_canvas;
+};
+
+static const struct flavour qti21 = {
+	"qti21", 0, QTI_NS, QTI_SCHEMA_LOCATION, QTI_CP_NS, QTI_CP_SCHEMA_LOCATION,
+	"QTIv2.1 Package", "2.1", "imsqti_test_xmlv2p1", "imsqti_item_xmlv2p1", 1,
+};
+static const struct flavour qti30 = {
+	"qti30", 1, QTI3_NS, QTI3_SCHEMA_LOCATION, QTI3_CP_NS, QTI3_CP_SCHEMA_LOCATION,
+	"QTI Package", "3.0.0", "imsqti_test_xmlv3p0", "imsqti_item_xmlv3p0", 0,
+};
+
 struct item_rec {
 	size_t id;             /* arena offset of the question id */
 	size_t file;           /* arena offset of the entry name, or SIZE_MAX for items/<id>.xml */
@@ -86,9 +117,11 @@ struct section {
 struct media {
 	size_t real;           /* resolved path: the key that merges references */
 	size_t entry;          /* entry name in the zip */
+	size_t gen_id;         /* QTI 3.0: its resource identifier, assigned at commit */
 };
 
 struct qti {
+	const struct flavour *fl;
 	struct qb_atomic *out;
 	struct qti_zip *zip;
 	xmlBufferPtr xbuf;
@@ -162,7 +195,7 @@ static void fail(struct qti *st, int rc, const struct qb_error *e)
 	if (e && e->msg[0])
 		st->failure = *e;
 	else
-		qb_error_set(&st->failure, rc, "qti21: %s", qb_error_str(rc));
+		qb_error_set(&st->failure, rc, "%s: %s", st->fl->name, qb_error_str(rc));
 }
 
 /* The first I/O or memory error, passed up as it was recorded; 0 when
@@ -597,7 +630,8 @@ static void state_free(struct qti *st)
 	free(st);
 }
 
-int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
+static int open_package(void **state, const struct flavour *fl, const struct qb_export_opts *o,
+			struct qb_error *err)
 {
 	struct qti *st = calloc(1, sizeof(*st));
 	uint64_t key;
@@ -606,6 +640,7 @@ int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *e
 	*state = NULL;
 	if (!st)
 		return QB_ENOMEM;
+	st->fl = fl;
 	rc = qb_atomic_open(&st->out, o->output, err);
 	if (!rc)
 		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out),
@@ -629,6 +664,16 @@ int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *e
 	}
 	*state = st;
 	return 0;
+}
+
+int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
+{
+	return open_package(state, &qti21, o, err);
+}
+
+int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error *err)
+{
+	return open_package(state, &qti30, o, err);
 }
 
 int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
@@ -670,7 +715,8 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math }, 0 };
+	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math },
+				    st->fl->v3 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;
@@ -792,10 +838,12 @@ static void sum_outcome(struct qb_xw *x, const char *id)
 	qb_xw_end(x);
 }
 
-static void start_doc(struct qb_xw *x, xmlTextWriterPtr w, const char *name, const char *ns,
-		      const char *loc)
+static void start_doc(struct qb_xw *x, xmlTextWriterPtr w, const struct flavour *fl,
+		      const char *name, const char *ns, const char *loc)
 {
 	qb_xw_begin(x, w);
+	if (fl->v3)
+		x->rename = qti_v3_rename;
 	qb_xw_start(x, name);
 	qb_xw_attr(x, "xmlns", ns);
 	qb_xw_attr(x, "xmlns:xsi", QTI_XSI_NS);
@@ -816,7 +864,7 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 	struct qb_xw x;
 	size_t s, i, k = 0;
 
-	start_doc(&x, w, "assessmentTest", QTI_NS, QTI_SCHEMA_LOCATION);
+	start_doc(&x, w, st->fl, "assessmentTest", st->fl->ns, st->fl->schema_location);
 	qb_xw_attr(&x, "identifier", str(st, st->test_id));
 	qb_xw_attr(&x, "title", str(st, st->test_title));
 	declare_outcome(&x, "SCORE");
@@ -829,7 +877,8 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 		qb_xw_start(&x, "assessmentSection");
 		qb_xw_attr(&x, "identifier", str(st, st->sections[s].gen_id));
 		qb_xw_attr(&x, "title", str(st, st->sections[s].title));
-		qb_xw_attr(&x, "visible", "false");
+		/* Canvas makes a visible, titled section an extra text-only question */
+		qb_xw_attr(&x, "visible", st->fl->for_canvas ? "false" : "true");
 		for (i = 0; i < st->sections[s].nitems; i++, k++) {
 			const struct item_rec *r = &st->items[d->order[k]];
 			const char *href = item_file(st, r, &b);
@@ -841,10 +890,12 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 			qb_xw_start(&x, "assessmentItemRef");
 			qb_xw_attr(&x, "identifier", str(st, r->id));
 			qb_xw_attr(&x, "href", href);
-			qb_xw_start(&x, "weight");
-			qb_xw_attr(&x, "identifier", "W");
-			qb_xw_attr(&x, "value", pts);
-			qb_xw_end(&x);
+			if (st->fl->for_canvas) {  /* Canvas's only source of points */
+				qb_xw_start(&x, "weight");
+				qb_xw_attr(&x, "identifier", "W");
+				qb_xw_attr(&x, "value", pts);
+				qb_xw_end(&x);
+			}
 			qb_xw_end(&x);
 		}
 		qb_xw_end(&x);
@@ -883,17 +934,17 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	struct qb_xw x;
 	size_t i, j;
 
-	start_doc(&x, w, "manifest", QTI_CP_NS, QTI_CP_SCHEMA_LOCATION);
+	start_doc(&x, w, st->fl, "manifest", st->fl->cp_ns, st->fl->cp_schema_location);
 	qb_xw_attr(&x, "identifier", str(st, st->manifest_id));
 	qb_xw_start(&x, "metadata");
-	qb_xw_elem(&x, "schema", "QTIv2.1 Package");
-	qb_xw_elem(&x, "schemaversion", "2.1");
+	qb_xw_elem(&x, "schema", st->fl->schema);
+	qb_xw_elem(&x, "schemaversion", st->fl->schemaversion);
 	qb_xw_end(&x);
 	qb_xw_start(&x, "organizations");
 	qb_xw_end(&x);
 	qb_xw_start(&x, "resources");
 
-	resource(&x, str(st, st->test_res_id), "imsqti_test_xmlv2p1", TEST_FILE);
+	resource(&x, str(st, st->test_res_id), st->fl->test_type, TEST_FILE);
 	for (i = 0; i < st->nitems && !x.rc; i++)
 		dependency(&x, str(st, st->items[i].id));
 	qb_xw_end(&x);
@@ -904,7 +955,7 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 
 		if (!href)
 			x.rc = QB_ENOMEM;
-		resource(&x, str(st, r->id), "imsqti_item_xmlv2p1", href);
+		resource(&x, str(st, r->id), st->fl->item_type, href);
 		for (j = 0; j < r->nmedia; j++) {
 			qb_buf_clear(&m);
 			if (qti_buf_add_uri(&m, str(st, st->media[st->refs[r->media + j]].entry)))
@@ -913,6 +964,16 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 			qb_xw_attr(&x, "href", m.ptr);
 			qb_xw_end(&x);
 		}
+		for (j = 0; j < r->nmedia && !st->fl->for_canvas; j++)
+			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
+		qb_xw_end(&x);
+	}
+	/* Canvas skips as an attachment every file that is also a resource */
+	for (i = 0; i < st->nmedia && !x.rc && !st->fl->for_canvas; i++) {
+		qb_buf_clear(&m);
+		if (qti_buf_add_uri(&m, str(st, st->media[i].entry)))
+			x.rc = QB_ENOMEM;
+		resource(&x, str(st, st->media[i].gen_id), "webcontent", m.ptr);
 		qb_xw_end(&x);
 	}
 	qb_xw_end(&x);
@@ -934,6 +995,10 @@ static int assign_ids(struct qti *st)
 	for (i = 0; i < st->nsections && !rc; i++) {
 		snprintf(base, sizeof(base), "section-%zu", i + 1);
 		rc = gen_id(st, base, &st->sections[i].gen_id);
+	}
+	for (i = 0; i < st->nmedia && !rc && !st->fl->for_canvas; i++) {
+		snprintf(base, sizeof(base), "media-%zu", i + 1);
+		rc = gen_id(st, base, &st->media[i].gen_id);
 	}
 	return rc;
 }
@@ -997,7 +1062,7 @@ int qb_qti_commit(void *state, struct qb_error *err)
 	if (!rc && !(d.order = section_order(st)))
 		rc = QB_ENOMEM;
 	if (rc) {
-		qb_error_set(err, rc, "qti21: %s", qb_error_str(rc));
+		qb_error_set(err, rc, "%s: %s", st->fl->name, qb_error_str(rc));
 		goto done;
 	}
 	rc = qti_zip_add_xml(st->zip, TEST_FILE, gen_test, &d, err);

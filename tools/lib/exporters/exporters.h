@@ -54,11 +54,7 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 int qb_qti_commit(void *state, struct qb_error *err);
 void qb_qti_abort(void *state);
 int qb_qti_check(const struct qb_question *q, const struct qb_target_sink *s);
-
+/* QTI 3.0: the same package in QTI 3.0's form; the other hooks are qb_qti_*'s */
 int qb_qti30_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
-int qb_qti30_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
-int qb_qti30_question(void *state, const struct qb_question *q, struct qb_error *err);
-int qb_qti30_commit(void *state, struct qb_error *err);
-void qb_qti30_abort(void *state);
 
 #endif

@@ -27,7 +27,7 @@
 #define QTI_CP_SCHEMA_LOCATION QTI_CP_NS " http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
 #define QTI_XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
 
-/* QTI 3.0 (export_qti30.c): the ASI namespace and the QTI 3.0 profile of
+/* QTI 3.0 (export_qti21.c, its QTI 3.0 row): the ASI namespace and the QTI 3.0 profile of
  * IMS Content Packaging. */
 #define QTI3_NS "http://www.imsglobal.org/xsd/imsqtiasi_v3p0"
 #define QTI3_SCHEMA_LOCATION QTI3_NS \

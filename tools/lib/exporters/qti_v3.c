@@ -1,6 +1,6 @@
 /* QTI 3.0's names for QTI 2.1's: the writer's rename hook (../xmlw.h)
- * through which qti_item.c and export_qti30.c write QTI 3.0 documents with
- * the same calls as QTI 2.1 ones. QTI 3.0 prefixes every QTI element with
+ * through which qti_item.c and export_qti21.c (its QTI 3.0 row) write
+ * QTI 3.0 documents with the same calls as QTI 2.1 ones. QTI 3.0 prefixes every QTI element with
  * "qti-" and spells element and attribute names in kebab case; HTML and
  * MathML names are the same in both, so a name missing from the tables is
  * written as it is. A QTI 2.1 name added to qti_item.c but not here comes
