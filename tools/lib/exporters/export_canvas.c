@@ -34,7 +34,6 @@
 #include "exporters.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +90,7 @@ struct canvas {
 	size_t capidoff;
 	struct qb_map groupmap;
 	struct qb_map medmap;
-	struct qb_map namemap; /* case-folded entry names in use */
-	uint64_t *names;
-	size_t nnames, capnames;
+	struct qti_names names;    /* entry names in use */
 
 	size_t quiz;           /* arena: the quiz identifier and directory */
 	size_t title;
@@ -104,10 +101,7 @@ struct canvas {
 
 	const struct qb_question *q;
 	struct qb_buf src;
-	struct qb_error problem;
-	size_t nproblems;
-	struct qb_error failure;
-	int failed;
+	struct qti_status s;       /* the first refusal and the first error */
 };
 
 /* ---- the target checks -------------------------------------------------- */
@@ -221,147 +215,24 @@ static const char *str(const struct canvas *st, size_t off)
 
 static int arena_add(struct canvas *st, const char *s, size_t len, size_t *off)
 {
-	*off = st->arena.len;
-	if (qb_buf_add(&st->arena, s, len) || qb_buf_addc(&st->arena, '\0'))
-		return QB_ENOMEM;
-	return 0;
+	return qti_arena_add(&st->arena, s, len, off);
 }
 
-static void fail(struct canvas *st, int rc, const struct qb_error *e)
-{
-	if (st->failed)
-		return;
-	st->failed = rc;
-	if (e && e->msg[0])
-		st->failure = *e;
-	else
-		qb_error_set(&st->failure, rc, "canvas: %s", qb_error_str(rc));
-}
-
-static int failed(const struct canvas *st, struct qb_error *err)
-{
-	if (st->failed)
-		*err = st->failure;
-	return st->failed;
-}
-
-static void problem(struct canvas *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct canvas *st, const char *fmt, ...)
-{
-	char what[768];
-	va_list ap;
-
-	if (st->nproblems++)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (st->q)
-		qb_error_set(&st->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", st->q->file,
-			     st->q->line, st->q->id ? st->q->id : "?", what);
-	else
-		qb_error_set(&st->problem, QB_EREFUSED, "%s", what);
-}
-
-static uint64_t hash_str(const char *s)
-{
-	return qb_hash64(s, strlen(s));
-}
-
-/* Maps over records whose string key sits in the arena: the offsets are
- * in an array of size_t at BASE with stride SIZE, field FIELD. */
-struct keyed {
-	const struct canvas *st;
-	const void *base;
-	size_t size;
-	size_t field;
-};
-
-#define KEYED(st, v, type, field) { (st), (v), sizeof(type), offsetof(type, field) }
-
-static const char *keyed_str(const struct keyed *k, size_t rec)
-{
-	size_t off;
-
-	memcpy(&off, (const char *)k->base + rec * k->size + k->field, sizeof(off));
-	return str(k->st, off);
-}
-
-static uint64_t keyed_hash(void *ctx, size_t rec)
-{
-	return hash_str(keyed_str(ctx, rec));
-}
-
-static int keyed_same(void *ctx, size_t rec, const void *key)
-{
-	return strcmp(keyed_str(ctx, rec), key) == 0;
-}
-
-static const struct qb_map_ops keyed_ops = { keyed_hash, keyed_same };
-
-static uint64_t name_hash(void *ctx, size_t rec)
-{
-	return ((const struct canvas *)ctx)->names[rec];
-}
-
-static int name_same(void *ctx, size_t rec, const void *key)
-{
-	return ((const struct canvas *)ctx)->names[rec] == *(const uint64_t *)key;
-}
-
-static const struct qb_map_ops name_ops = { name_hash, name_same };
-
-/* Takes NAME (compared without regard to ASCII case: importers unpack on
- * case-insensitive file systems too); 1 when it was taken already. */
-static int take_name(struct canvas *st, const char *name)
-{
-	uint64_t key = 1469598103934665603ull;
-	const char *p;
-
-	for (p = name; *p; p++)
-		key = (key ^ (unsigned char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p)) * 1099511628211ull;
-	if (qb_map_find(&st->namemap, key, &name_ops, st, &key) != QB_MAP_NONE)
-		return 1;
-	if (QB_ARRAY_PUSH(st->names, st->nnames, st->capnames, key))
-		return QB_ENOMEM;
-	if (qb_map_insert(&st->namemap, key, st->nnames - 1, &name_ops, st)) {
-		st->nnames--;
-		return QB_ENOMEM;
-	}
-	return 0;
-}
-
-/* Appends S made a portable file name: ASCII letters, digits, '.', '-'
- * and '_' kept, every run of other bytes (spaces, non-ASCII letters) one
- * '_', from at most MAX bytes of S, '/' kept when SLASH. Canvas opens
- * manifest hrefs without percent-decoding them, so only such names reach
- * it intact. */
+/* The first N bytes of S, at most MAX, as a portable file name
+ * (qti_name_add_safe): Canvas opens manifest hrefs without percent-decoding
+ * them, so only such names reach it intact. */
 static int add_safe_name(struct qb_buf *b, const char *s, size_t n, size_t max, int slash)
 {
-	size_t i;
-
-	int last_kept = 1;
-
-	for (i = 0; i < n && i < max; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
-			   (slash && c == '/');
-
-		if ((keep || last_kept) && qb_buf_addc(b, keep ? (char)c : '_'))
-			return QB_ENOMEM;
-		last_kept = keep;
-	}
-	return 0;
+	return qti_name_add_safe(b, s, n < max ? n : max, slash);
 }
 
 /* ---- images ------------------------------------------------------------- */
 
 static size_t find_media(const struct canvas *st, const char *real)
 {
-	struct keyed k = KEYED(st, st->media, struct media, real);
+	struct qti_keyed k = QTI_KEYED(&st->arena, st->media, struct media, real);
 
-	return qb_map_find(&st->medmap, hash_str(real), &keyed_ops, &k, real);
+	return qb_map_find(&st->medmap, qti_hash_str(real), &qti_keyed_ops, &k, real);
 }
 
 /* Packs image SRC (file REAL, normalised src NORM) as QUIZ/media/NAME,
@@ -382,7 +253,7 @@ static int add_media(struct canvas *st, const char *src, const char *real, const
 		dot = "";
 	rc = qb_img_read(&bytes, st->q->file, src, &e);
 	if (rc == QB_EREFUSED) {
-		problem(st, "img src '%s': %s", src, e.msg);
+		qti_problem(&st->s, st->q, "img src '%s': %s", src, e.msg);
 		qb_buf_dispose(&bytes);
 		return rc;
 	}
@@ -397,7 +268,7 @@ static int add_media(struct canvas *st, const char *src, const char *real, const
 		if (!rc)
 			rc = add_safe_name(&name, dot, strlen(dot), 8, 0);
 		if (!rc)
-			rc = take_name(st, name.ptr);
+			rc = qti_names_take(&st->names, name.ptr);
 		if (rc == 1)
 			rc = 0;
 		else
@@ -411,14 +282,14 @@ static int add_media(struct canvas *st, const char *src, const char *real, const
 	if (!rc)
 		rc = qti_zip_add(st->zip, name.ptr, bytes.ptr ? bytes.ptr : "", bytes.len, &e);
 	if (!rc) {
-		struct keyed kk = KEYED(st, st->media, struct media, real);
+		struct qti_keyed kk = QTI_KEYED(&st->arena, st->media, struct media, real);
 
-		rc = qb_map_insert(&st->medmap, hash_str(real), st->nmedia, &keyed_ops, &kk);
+		rc = qb_map_insert(&st->medmap, qti_hash_str(real), st->nmedia, &qti_keyed_ops, &kk);
 	}
 	qb_buf_dispose(&name);
 	qb_buf_dispose(&bytes);
 	if (rc) {
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 		return rc;
 	}
 	*idx = st->nmedia++;
@@ -438,27 +309,27 @@ static const char *img_src(void *ctx, const char *src)
 	int v;
 
 	qb_buf_clear(&st->src);
-	if (st->failed || !st->q)
+	if (st->s.failed || !st->q)
 		goto done;
 	v = qb_img_path_check(st->q->file, src, &resolved, &why);
 	if (v < 0) {
-		fail(st, v, NULL);
+		qti_fail(&st->s, v, NULL);
 		goto done;
 	}
 	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
-		problem(st, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
+		qti_problem(&st->s, st->q, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
 		goto done;
 	}
 	real = realpath(resolved, NULL);
 	if (!real) {
-		problem(st, "img src '%s': %s", src, strerror(errno));
+		qti_problem(&st->s, st->q, "img src '%s': %s", src, strerror(errno));
 		goto done;
 	}
 	idx = find_media(st, real);
 	if (idx == QB_MAP_NONE && add_media(st, src, real, norm.ptr, &idx))
 		goto done;
 	if (qb_buf_adds(&st->src, str(st, st->media[idx].entry) + strlen(str(st, st->quiz)) + 1)) {
-		fail(st, QB_ENOMEM, NULL);
+		qti_fail(&st->s, QB_ENOMEM, NULL);
 		goto done;
 	}
 	result = st->src.ptr;
@@ -829,7 +700,7 @@ static void write_numeric(struct item *it)
 
 		if (qti_parse_double(q->answers[i].value, &v) ||
 		    (q->answers[i].tolerance && (qti_parse_double(q->answers[i].tolerance, &t) || t < 0))) {
-			problem(it->st, "the numeric answer '%s' or its tolerance is not a number",
+			qti_problem(&it->st->s, it->st->q, "the numeric answer '%s' or its tolerance is not a number",
 				q->answers[i].value);
 			continue;
 		}
@@ -1083,9 +954,9 @@ static int write_item(struct canvas *st, const struct qb_question *q, const char
 
 static size_t find_group(const struct canvas *st, const char *key)
 {
-	struct keyed k = KEYED(st, st->groups, struct group, key);
+	struct qti_keyed k = QTI_KEYED(&st->arena, st->groups, struct group, key);
 
-	return qb_map_find(&st->groupmap, hash_str(key), &keyed_ops, &k, key);
+	return qb_map_find(&st->groupmap, qti_hash_str(key), &qti_keyed_ops, &k, key);
 }
 
 /* The group of Q's category path (names joined by U+001F), made the first
@@ -1111,7 +982,7 @@ static int group_for(struct canvas *st, const struct qb_question *q, size_t *idx
 	found = find_group(st, key.ptr);
 	if (found == QB_MAP_NONE) {
 		struct group *g;
-		struct keyed k;
+		struct qti_keyed k;
 
 		rc = QB_ARRAY_RESERVE(st->groups, st->capgroups, st->ngroups + 1);
 		if (rc)
@@ -1119,10 +990,10 @@ static int group_for(struct canvas *st, const struct qb_question *q, size_t *idx
 		g = &st->groups[st->ngroups];
 		memset(g, 0, sizeof(*g));
 		g->points = q->points_value;
-		k = (struct keyed)KEYED(st, st->groups, struct group, key);
+		k = (struct qti_keyed)QTI_KEYED(&st->arena, st->groups, struct group, key);
 		rc = arena_add(st, key.ptr, key.len, &g->key) ||
 		     arena_add(st, title.ptr ? title.ptr : "", title.len, &g->title) ||
-		     qb_map_insert(&st->groupmap, hash_str(str(st, g->key)), st->ngroups, &keyed_ops, &k);
+		     qb_map_insert(&st->groupmap, qti_hash_str(str(st, g->key)), st->ngroups, &qti_keyed_ops, &k);
 		if (rc)
 			goto done;
 		found = st->ngroups++;
@@ -1157,11 +1028,10 @@ static void state_free(struct canvas *st)
 	free(st->groups);
 	free(st->media);
 	free(st->idoff);
-	free(st->names);
+	qti_names_dispose(&st->names);
 	qb_map_dispose(&st->ids);
 	qb_map_dispose(&st->groupmap);
 	qb_map_dispose(&st->medmap);
-	qb_map_dispose(&st->namemap);
 	free(st);
 }
 
@@ -1173,6 +1043,7 @@ int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error
 	*state = NULL;
 	if (!st)
 		return QB_ENOMEM;
+	st->s.target = "canvas";
 	rc = qb_atomic_open(&st->out, o->output, err);
 	if (!rc)
 		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out),
@@ -1202,8 +1073,8 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	struct qb_buf t = QB_BUF_INIT;
 	int rc = 0;
 
-	if (st->failed || st->have_quiz)
-		return failed(st, err);
+	if (st->s.failed || st->have_quiz)
+		return qti_failed(&st->s, err);
 	st->have_quiz = 1;
 	if (b->id && b->id[0])
 		rc = add_safe_name(&t, b->id, strlen(b->id), MAX_NAME, 0);
@@ -1212,7 +1083,7 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	if (!rc)
 		rc = arena_add(st, t.ptr, t.len, &st->quiz);
 	if (!rc)
-		rc = take_name(st, MANIFEST_FILE) < 0 ? QB_ENOMEM : 0;
+		rc = qti_names_take(&st->names, MANIFEST_FILE) < 0 ? QB_ENOMEM : 0;
 	qb_buf_clear(&t);
 	if (!rc && b->title)
 		rc = qti_buf_add_collapsed(&t, b->title);
@@ -1228,42 +1099,42 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	}
 	qb_buf_dispose(&t);
 	if (rc)
-		fail(st, rc, NULL);
-	return failed(st, err);
+		qti_fail(&st->s, rc, NULL);
+	return qti_failed(&st->s, err);
 }
 
 static size_t find_id(const struct canvas *st, const char *id)
 {
-	struct keyed k = { st, st->idoff, sizeof(size_t), 0 };
+	struct qti_keyed k = { &st->arena, st->idoff, sizeof(size_t), 0 };
 
-	return qb_map_find(&st->ids, hash_str(id), &keyed_ops, &k, id);
+	return qb_map_find(&st->ids, qti_hash_str(id), &qti_keyed_ops, &k, id);
 }
 
 int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct canvas *st = state;
 	struct qb_error e = { 0, "" };
-	size_t nproblems = st->nproblems, g;
+	size_t nproblems = st->s.nproblems, g;
 	struct group *grp;
 	int rc;
 
-	if (st->failed || !q->id || q->type >= QB_Q_UNKNOWN)
-		return failed(st, err);
+	if (st->s.failed || !q->id || q->type >= QB_Q_UNKNOWN)
+		return qti_failed(&st->s, err);
 	if (!st->have_quiz) {
 		struct qb_bank_info b = { q->file, NULL, NULL, NULL, NULL, 0, NULL, 0 };
 
 		if (qb_canvas_bank(st, &b, err))
-			return failed(st, err);
+			return qti_failed(&st->s, err);
 	}
 	st->q = q;
 	if (find_id(st, q->id) != QB_MAP_NONE) {
-		problem(st, "the id '%s' is used by an earlier question; Canvas identifies "
+		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; Canvas identifies "
 			"questions by it", q->id);
 		goto done;
 	}
 	rc = group_for(st, q, &g);
 	if (rc) {
-		fail(st, rc, NULL);
+		qti_fail(&st->s, rc, NULL);
 		goto done;
 	}
 	grp = g == SIZE_MAX ? NULL : &st->groups[g];
@@ -1272,17 +1143,17 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	 * are then written into the root section, at the same depth */
 	rc = write_item(st, q, grp ? str(st, grp->title) : NULL, grp ? 4 : 3, st->xbuf);
 	if (rc) {
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 		goto done;
 	}
-	if (st->failed || st->nproblems > nproblems)
+	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
 	rc = QB_ARRAY_RESERVE(st->recs, st->caprecs, st->nrecs + 1);
 	if (!rc)
 		rc = QB_ARRAY_RESERVE(st->idoff, st->capidoff, st->nrecs + 1) ? QB_ENOMEM : 0;
 	if (!rc) {
 		struct rec *r = &st->recs[st->nrecs];
-		struct keyed k = { st, NULL, sizeof(size_t), 0 };
+		struct qti_keyed k = { &st->arena, NULL, sizeof(size_t), 0 };
 
 		r->group = g;
 		r->off = ftell(st->items);
@@ -1290,14 +1161,14 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 		rc = arena_add(st, q->id, strlen(q->id), &st->idoff[st->nrecs]);
 		k.base = st->idoff;
 		if (!rc)
-			rc = qb_map_insert(&st->ids, hash_str(q->id), st->nrecs, &keyed_ops, &k);
+			rc = qb_map_insert(&st->ids, qti_hash_str(q->id), st->nrecs, &qti_keyed_ops, &k);
 		if (!rc && (r->off < 0 || fwrite(xmlBufferContent(st->xbuf), 1, r->len, st->items) != r->len)) {
 			qb_error_set(&e, QB_EIO, "canvas: cannot write a temporary file: %s", strerror(errno));
 			rc = QB_EIO;
 		}
 	}
 	if (rc) {
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 		goto done;
 	}
 	st->nrecs++;
@@ -1306,7 +1177,7 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	st->total += q->points_value > 0 ? q->points_value : 1;
 done:
 	st->q = NULL;
-	return failed(st, err);
+	return qti_failed(&st->s, err);
 }
 
 /* ---- the assessment, its metadata and the manifest ---------------------- */
@@ -1522,18 +1393,18 @@ int qb_canvas_commit(void *state, struct qb_error *err)
 	struct qb_buf name = QB_BUF_INIT;
 	int rc = 0;
 
-	if (st->failed) {
-		*err = st->failure;
-		rc = st->failed;
+	if (st->s.failed) {
+		*err = st->s.failure;
+		rc = st->s.failed;
 		goto done;
 	}
-	if (st->nproblems) {
-		*err = st->problem;
-		if (st->nproblems > 1) {
+	if (st->s.nproblems) {
+		*err = st->s.problem;
+		if (st->s.nproblems > 1) {
 			size_t n = strlen(err->msg);
 
 			snprintf(err->msg + n, sizeof(err->msg) - n, " (and %zu more problem%s)",
-				 st->nproblems - 1, st->nproblems == 2 ? "" : "s");
+				 st->s.nproblems - 1, st->s.nproblems == 2 ? "" : "s");
 		}
 		rc = QB_EREFUSED;
 		goto done;

@@ -56,11 +56,8 @@
 #include "exporters.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <utf8proc.h>
 
 #include "../atomic.h"
 #include "../core/array.h"
@@ -136,11 +133,9 @@ struct qti {
 	uint32_t *refs;        /* images of each item (item_rec.media, .nmedia) */
 	size_t nrefs, caprefs;
 
-	uint64_t *names;       /* hashes of the case-folded entry names in use */
-	size_t nnames, capnames;
+	struct qti_names names;    /* entry names in use */
 
 	struct qb_map ids;     /* question id -> item */
-	struct qb_map namemap; /* -> names */
 	struct qb_map secmap;  /* section key -> section */
 	struct qb_map medmap;  /* resolved image path -> media */
 
@@ -166,10 +161,7 @@ struct qti {
 
 	struct qb_mathml *math;    /* the current bank file's formulas as MathML */
 
-	struct qb_error problem;   /* the first refusal */
-	size_t nproblems;
-	struct qb_error failure;   /* the first I/O or memory error */
-	int failed;
+	struct qti_status s;       /* the first refusal and the first error */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -181,138 +173,17 @@ static const char *str(const struct qti *st, size_t off)
 
 static int arena_add(struct qti *st, const char *s, size_t len, size_t *off)
 {
-	*off = st->arena.len;
-	if (qb_buf_add(&st->arena, s, len) || qb_buf_addc(&st->arena, '\0'))
-		return QB_ENOMEM;
-	return 0;
+	return qti_arena_add(&st->arena, s, len, off);
 }
-
-static void fail(struct qti *st, int rc, const struct qb_error *e)
-{
-	if (st->failed)
-		return;
-	st->failed = rc;
-	if (e && e->msg[0])
-		st->failure = *e;
-	else
-		qb_error_set(&st->failure, rc, "%s: %s", st->fl->name, qb_error_str(rc));
-}
-
-/* The first I/O or memory error, passed up as it was recorded; 0 when
- * there was none. */
-static int failed(const struct qti *st, struct qb_error *err)
-{
-	if (st->failed)
-		*err = st->failure;
-	return st->failed;
-}
-
-static void problem(struct qti *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct qti *st, const char *fmt, ...)
-{
-	char what[768];
-	va_list ap;
-
-	if (st->nproblems++)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (st->q)
-		qb_error_set(&st->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", st->q->file,
-			     st->q->line, st->q->id ? st->q->id : "?", what);
-	else
-		qb_error_set(&st->problem, QB_EREFUSED, "%s", what);
-}
-
-static uint64_t hash_str(const char *s)
-{
-	return qb_hash64(s, strlen(s));
-}
-
-/* Records (items, sections, media) indexed by a string key, kept in the
- * arena at offset FIELD of each record: the context of keyed_ops. */
-struct keyed {
-	const struct qti *st;
-	const void *base;
-	size_t size;
-	size_t field;
-};
-
-#define KEYED(st, v, type, field) { (st), (v), sizeof(type), offsetof(type, field) }
-
-static const char *keyed_str(const struct keyed *k, size_t rec)
-{
-	size_t off;
-
-	memcpy(&off, (const char *)k->base + rec * k->size + k->field, sizeof(off));
-	return str(k->st, off);
-}
-
-static uint64_t keyed_hash(void *ctx, size_t rec)
-{
-	return hash_str(keyed_str(ctx, rec));
-}
-
-static int keyed_same(void *ctx, size_t rec, const void *key)
-{
-	return strcmp(keyed_str(ctx, rec), key) == 0;
-}
-
-static const struct qb_map_ops keyed_ops = { keyed_hash, keyed_same };
 
 static size_t find_id(const struct qti *st, const char *id)
 {
-	struct keyed k = KEYED(st, st->items, struct item_rec, id);
+	struct qti_keyed k = QTI_KEYED(&st->arena, st->items, struct item_rec, id);
 
-	return qb_map_find(&st->ids, hash_str(id), &keyed_ops, &k, id);
+	return qb_map_find(&st->ids, qti_hash_str(id), &qti_keyed_ops, &k, id);
 }
 
 /* ---- entry names -------------------------------------------------------- */
-
-static uint64_t name_hash(void *ctx, size_t rec)
-{
-	return ((const struct qti *)ctx)->names[rec];
-}
-
-static int name_same(void *ctx, size_t rec, const void *key)
-{
-	return ((const struct qti *)ctx)->names[rec] == *(const uint64_t *)key;
-}
-
-static const struct qb_map_ops name_ops = { name_hash, name_same };
-
-/* Marks the name whose key is KEY as used; 1 when it was used already. */
-static int take_name(struct qti *st, uint64_t key)
-{
-	if (qb_map_find(&st->namemap, key, &name_ops, st, &key) != QB_MAP_NONE)
-		return 1;
-	if (QB_ARRAY_PUSH(st->names, st->nnames, st->capnames, key))
-		return QB_ENOMEM;
-	if (qb_map_insert(&st->namemap, key, st->nnames - 1, &name_ops, st)) {
-		st->nnames--;
-		return QB_ENOMEM;
-	}
-	return 0;
-}
-
-/* Names must differ without regard to case as well: importers unpack the
- * zip, and on a case-insensitive file system Q1.xml would overwrite q1.xml. */
-static int name_key(const char *name, uint64_t *key)
-{
-	utf8proc_uint8_t *f = NULL;
-	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)name, 0, &f,
-					  UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE |
-					  UTF8PROC_CASEFOLD);
-
-	if (n < 0) {
-		*key = hash_str(name);
-		return 0;
-	}
-	*key = qb_hash64(f, (size_t)n);
-	free(f);
-	return 0;
-}
 
 /* Appends to OUT the first of DIR BASE EXT, DIR BASE-2 EXT, ... not in use
  * yet, and marks it used. */
@@ -321,7 +192,6 @@ static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, cons
 {
 	size_t start = out->len;
 	unsigned long k;
-	uint64_t key;
 	int rc;
 
 	for (k = 1;; k++) {
@@ -332,8 +202,7 @@ static int unique_name(struct qti *st, struct qb_buf *out, const char *dir, cons
 			return QB_ENOMEM;
 		if (qb_buf_adds(out, ext))
 			return QB_ENOMEM;
-		name_key(out->ptr + start, &key);
-		rc = take_name(st, key);
+		rc = qti_names_take(&st->names, out->ptr + start);
 		if (rc <= 0)
 			return rc;
 	}
@@ -361,7 +230,7 @@ static int item_name(struct qti *st, struct qb_buf *out, const char *id)
 	if (n == strlen(id) && qti_name_is_safe(id, n))
 		return unique_name(st, out, ITEM_DIR, id, n, ".xml");
 	rc = qti_name_add_safe(&base, id, n, 0) ||
-	     qb_buf_printf(&base, "-%016llx", (unsigned long long)hash_str(id)) ? QB_ENOMEM : 0;
+	     qb_buf_printf(&base, "-%016llx", (unsigned long long)qti_hash_str(id)) ? QB_ENOMEM : 0;
 	if (!rc)
 		rc = unique_name(st, out, ITEM_DIR, base.ptr, base.len, ".xml");
 	qb_buf_dispose(&base);
@@ -392,9 +261,9 @@ static int gen_id(struct qti *st, const char *base, size_t *off)
 
 static size_t find_media(const struct qti *st, const char *real)
 {
-	struct keyed k = KEYED(st, st->media, struct media, real);
+	struct qti_keyed k = QTI_KEYED(&st->arena, st->media, struct media, real);
 
-	return qb_map_find(&st->medmap, hash_str(real), &keyed_ops, &k, real);
+	return qb_map_find(&st->medmap, qti_hash_str(real), &qti_keyed_ops, &k, real);
 }
 
 /* Packs image SRC of the current question, whose file resolves to REAL,
@@ -415,7 +284,7 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 		dot = "";
 	rc = qb_img_read(&bytes, st->q->file, src, &e);
 	if (rc == QB_EREFUSED) {
-		problem(st, "img src '%s': %s", src, e.msg);
+		qti_problem(&st->s, st->q, "img src '%s': %s", src, e.msg);
 		qb_buf_dispose(&bytes);
 		return rc;
 	}
@@ -438,15 +307,15 @@ static int add_media(struct qti *st, const char *src, const char *real, const ch
 	if (!rc)
 		rc = qti_zip_add(st->zip, name.ptr, bytes.ptr ? bytes.ptr : "", bytes.len, &e);
 	if (!rc) {
-		struct keyed k = KEYED(st, st->media, struct media, real);
+		struct qti_keyed k = QTI_KEYED(&st->arena, st->media, struct media, real);
 
-		rc = qb_map_insert(&st->medmap, hash_str(real), st->nmedia, &keyed_ops, &k);
+		rc = qb_map_insert(&st->medmap, qti_hash_str(real), st->nmedia, &qti_keyed_ops, &k);
 	}
 	qb_buf_dispose(&name);
 	qb_buf_dispose(&bytes);
 	qb_buf_dispose(&safe);
 	if (rc) {
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 		return rc;
 	}
 	*idx = (uint32_t)st->nmedia++;
@@ -481,20 +350,20 @@ static const char *img_src(void *ctx, const char *src)
 	int v;
 
 	qb_buf_clear(&st->src);
-	if (st->failed || !st->q)
+	if (st->s.failed || !st->q)
 		goto done;
 	v = qb_img_path_check(st->q->file, src, &resolved, &why);
 	if (v < 0) {
-		fail(st, v, NULL);
+		qti_fail(&st->s, v, NULL);
 		goto done;
 	}
 	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
-		problem(st, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
+		qti_problem(&st->s, st->q, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
 		goto done;
 	}
 	real = realpath(resolved, NULL);
 	if (!real) {
-		problem(st, "img src '%s': %s", src, strerror(errno));
+		qti_problem(&st->s, st->q, "img src '%s': %s", src, strerror(errno));
 		goto done;
 	}
 	found = find_media(st, real);
@@ -504,7 +373,7 @@ static const char *img_src(void *ctx, const char *src)
 		goto done;
 	if (add_ref(st, idx) || qb_buf_adds(&st->src, "media/") ||
 	    qti_buf_add_uri(&st->src, str(st, st->media[idx].entry) + strlen(MEDIA_DIR))) {
-		fail(st, QB_ENOMEM, NULL);
+		qti_fail(&st->s, QB_ENOMEM, NULL);
 		goto done;
 	}
 	result = st->src.ptr;
@@ -527,33 +396,33 @@ static void math_load(struct qti *st, const char *file)
 	int rc = qb_mathml_load_file(st->math, file, &e);
 
 	if (rc == QB_EREFUSED)
-		problem(st, "%s", e.msg);
+		qti_problem(&st->s, st->q, "%s", e.msg);
 	else if (rc)
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 }
 
 /* ---- sections ----------------------------------------------------------- */
 
 static size_t find_section(const struct qti *st, const char *key)
 {
-	struct keyed k = KEYED(st, st->sections, struct section, key);
+	struct qti_keyed k = QTI_KEYED(&st->arena, st->sections, struct section, key);
 
-	return qb_map_find(&st->secmap, hash_str(key), &keyed_ops, &k, key);
+	return qb_map_find(&st->secmap, qti_hash_str(key), &qti_keyed_ops, &k, key);
 }
 
 static int add_section(struct qti *st, const char *key, size_t key_len, const char *title,
 		       uint32_t *idx)
 {
 	struct section *s;
-	struct keyed k;
+	struct qti_keyed k;
 
 	if (QB_ARRAY_RESERVE(st->sections, st->capsections, st->nsections + 1))
 		return QB_ENOMEM;
 	s = &st->sections[st->nsections];
 	memset(s, 0, sizeof(*s));
-	k = (struct keyed)KEYED(st, st->sections, struct section, key);
+	k = (struct qti_keyed)QTI_KEYED(&st->arena, st->sections, struct section, key);
 	if (arena_add(st, key, key_len, &s->key) || arena_add(st, title, strlen(title), &s->title) ||
-	    qb_map_insert(&st->secmap, hash_str(str(st, s->key)), st->nsections, &keyed_ops, &k))
+	    qb_map_insert(&st->secmap, qti_hash_str(str(st, s->key)), st->nsections, &qti_keyed_ops, &k))
 		return QB_ENOMEM;
 	*idx = (uint32_t)st->nsections++;
 	return 0;
@@ -619,9 +488,8 @@ static void state_free(struct qti *st)
 	free(st->sections);
 	free(st->media);
 	free(st->refs);
-	free(st->names);
+	qti_names_dispose(&st->names);
 	qb_map_dispose(&st->ids);
-	qb_map_dispose(&st->namemap);
 	qb_map_dispose(&st->secmap);
 	qb_map_dispose(&st->medmap);
 	free(st->bank_title);
@@ -634,13 +502,13 @@ static int open_package(void **state, const struct flavour *fl, const struct qb_
 			struct qb_error *err)
 {
 	struct qti *st = calloc(1, sizeof(*st));
-	uint64_t key;
 	int rc;
 
 	*state = NULL;
 	if (!st)
 		return QB_ENOMEM;
 	st->fl = fl;
+	st->s.target = fl->name;
 	rc = qb_atomic_open(&st->out, o->output, err);
 	if (!rc)
 		rc = qti_zip_open(&st->zip, qb_atomic_file(st->out), qb_atomic_path(st->out),
@@ -650,14 +518,10 @@ static int open_package(void **state, const struct flavour *fl, const struct qb_
 	if (!rc)
 		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	/* the fixed names are taken before any item can want them */
-	if (!rc) {
-		name_key(TEST_FILE, &key);
-		rc = take_name(st, key);
-	}
-	if (!rc) {
-		name_key(MANIFEST_FILE, &key);
-		rc = take_name(st, key);
-	}
+	if (!rc)
+		rc = qti_names_take(&st->names, TEST_FILE);
+	if (!rc)
+		rc = qti_names_take(&st->names, MANIFEST_FILE);
 	if (rc) {
 		state_free(st);
 		return rc;
@@ -682,8 +546,8 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 	struct qb_buf title = QB_BUF_INIT;
 	int rc = 0;
 
-	if (st->failed)
-		return failed(st, err);
+	if (st->s.failed)
+		return qti_failed(&st->s, err);
 	free(st->bank_title);
 	free(st->lang);
 	st->bank_title = st->lang = NULL;
@@ -706,10 +570,10 @@ int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 	}
 	qb_buf_dispose(&title);
 	if (rc)
-		fail(st, rc, NULL);
+		qti_fail(&st->s, rc, NULL);
 	else
 		math_load(st, b->file);
-	return failed(st, err);
+	return qti_failed(&st->s, err);
 }
 
 int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *err)
@@ -720,21 +584,21 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	struct item_rec *r;
-	size_t nproblems = st->nproblems;
+	size_t nproblems = st->s.nproblems;
 	uint32_t sec;
 	int rc;
 
-	if (st->failed || !q->id)
-		return failed(st, err);
+	if (st->s.failed || !q->id)
+		return qti_failed(&st->s, err);
 	st->q = q;
 	if (find_id(st, q->id) != QB_MAP_NONE) {
-		problem(st, "the id '%s' is used by an earlier question; QTI identifiers and "
+		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; QTI identifiers and "
 			"package resources must be unique", q->id);
 		goto done;
 	}
 	rc = section_for(st, q, &sec);
 	if (rc) {
-		fail(st, rc, NULL);
+		qti_fail(&st->s, rc, NULL);
 		goto done;
 	}
 	st->refs_start = st->nrefs;
@@ -743,15 +607,15 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	if (rc == QB_EREFUSED) {
 		st->q = NULL;  /* the message already names the question */
 		/* no message: a formula whose refusal math_load recorded */
-		if (e.msg[0] || !st->nproblems)
-			problem(st, "%s", e.msg[0] ? e.msg : "refused");
+		if (e.msg[0] || !st->s.nproblems)
+			qti_problem(&st->s, st->q, "%s", e.msg[0] ? e.msg : "refused");
 		goto done;
 	}
 	if (rc) {
-		fail(st, rc, &e);
+		qti_fail(&st->s, rc, &e);
 		goto done;
 	}
-	if (st->failed || st->nproblems > nproblems)
+	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
 	rc = QB_ARRAY_RESERVE(st->items, st->capitems, st->nitems + 1);
 	if (!rc)
@@ -770,17 +634,17 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 			rc = arena_add(st, name.ptr, name.len, &r->file);
 	}
 	if (!rc) {
-		struct keyed k = KEYED(st, st->items, struct item_rec, id);
+		struct qti_keyed k = QTI_KEYED(&st->arena, st->items, struct item_rec, id);
 
-		rc = qb_map_insert(&st->ids, hash_str(q->id), st->nitems, &keyed_ops, &k);
+		rc = qb_map_insert(&st->ids, qti_hash_str(q->id), st->nitems, &qti_keyed_ops, &k);
 	}
 	if (!rc) {
 		rc = qti_zip_add(st->zip, name.ptr, xmlBufferContent(st->xbuf),
 				 (size_t)xmlBufferLength(st->xbuf), &e);
 		if (rc)
-			fail(st, rc, &e);
+			qti_fail(&st->s, rc, &e);
 	} else {
-		fail(st, rc, NULL);
+		qti_fail(&st->s, rc, NULL);
 	}
 	if (!rc) {
 		st->sections[sec].nitems++;
@@ -789,7 +653,7 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 done:
 	st->q = NULL;
 	qb_buf_dispose(&name);
-	return failed(st, err);
+	return qti_failed(&st->s, err);
 }
 
 /* ---- the test and the manifest ------------------------------------------ */
@@ -1033,18 +897,18 @@ int qb_qti_commit(void *state, struct qb_error *err)
 	uint32_t sec;
 	int rc = 0;
 
-	if (st->failed) {
-		*err = st->failure;
-		rc = st->failed;
+	if (st->s.failed) {
+		*err = st->s.failure;
+		rc = st->s.failed;
 		goto done;
 	}
-	if (st->nproblems) {
-		*err = st->problem;
-		if (st->nproblems > 1) {
+	if (st->s.nproblems) {
+		*err = st->s.problem;
+		if (st->s.nproblems > 1) {
 			size_t n = strlen(err->msg);
 
 			snprintf(err->msg + n, sizeof(err->msg) - n, " (and %zu more problem%s)",
-				 st->nproblems - 1, st->nproblems == 2 ? "" : "s");
+				 st->s.nproblems - 1, st->s.nproblems == 2 ? "" : "s");
 		}
 		rc = QB_EREFUSED;
 		goto done;

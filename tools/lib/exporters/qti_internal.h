@@ -16,6 +16,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../core/buf.h"
+#include "../core/map.h"
 #include "../error.h"
 #include "../model.h"
 #include "../richtext.h"
@@ -135,5 +136,54 @@ int qti_media_src_norm(const char *src, struct qb_buf *norm);
 int qti_name_byte(unsigned char c, int slash);
 int qti_name_add_safe(struct qb_buf *b, const char *s, size_t n, int slash);
 int qti_name_is_safe(const char *s, size_t n);
+
+/* ---- what the package writers (export_qti21.c, export_canvas.c) keep ---- */
+
+/* Appends S[0..LEN) and a NUL to ARENA, a store of strings addressed by
+ * offset; *OFF is where it starts. */
+int qti_arena_add(struct qb_buf *arena, const char *s, size_t len, size_t *off);
+uint64_t qti_hash_str(const char *s);
+
+/* Records indexed by one of their strings: an arena offset in field FIELD
+ * of records of SIZE bytes at BASE. The context of qti_keyed_ops. */
+struct qti_keyed {
+	const struct qb_buf *arena;
+	const void *base;
+	size_t size;
+	size_t field;
+};
+#define QTI_KEYED(arena, v, type, field) { (arena), (v), sizeof(type), offsetof(type, field) }
+extern const struct qb_map_ops qti_keyed_ops;
+
+/* The entry names in use, compared without regard to case: importers
+ * unpack the zip, and on a case-insensitive file system Q1.xml would
+ * overwrite q1.xml. */
+struct qti_names {
+	uint64_t *v;           /* hashes of the case-folded names */
+	size_t n, cap;
+	struct qb_map map;
+};
+/* Takes NAME: 0 when it was free, 1 when it is in use already, or a
+ * negative error. */
+int qti_names_take(struct qti_names *t, const char *name);
+void qti_names_dispose(struct qti_names *t);
+
+/* A writer's first refusal (problems are collected while the bank is
+ * read and refuse the export at commit) and first I/O or memory error. */
+struct qti_status {
+	const char *target;    /* in messages */
+	struct qb_error problem;
+	size_t nproblems;
+	struct qb_error failure;
+	int failed;
+};
+/* Records error RC (E's message, or a generic one) unless one is
+ * recorded already. */
+void qti_fail(struct qti_status *s, int rc, const struct qb_error *e);
+/* The recorded error, copied to ERR; 0 when there is none. */
+int qti_failed(const struct qti_status *s, struct qb_error *err);
+/* Counts a refusal and keeps the first, naming Q when it is not NULL. */
+void qti_problem(struct qti_status *s, const struct qb_question *q, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,13 +1,17 @@
 #include "qti_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/uri.h>
+#include <utf8proc.h>
 
+#include "../core/array.h"
 #include "../mathml.h"
+#include "../text.h"
 
 /* ---- writer ------------------------------------------------------------ */
 
@@ -230,4 +234,113 @@ int qti_name_is_safe(const char *s, size_t n)
 		if (!qti_name_byte((unsigned char)s[i], 0))
 			return 0;
 	return 1;
+}
+
+/* ---- arena strings, keyed records, entry names, status ---------------------- */
+
+int qti_arena_add(struct qb_buf *arena, const char *s, size_t len, size_t *off)
+{
+	*off = arena->len;
+	if (qb_buf_add(arena, s, len) || qb_buf_addc(arena, '\0'))
+		return QB_ENOMEM;
+	return 0;
+}
+
+uint64_t qti_hash_str(const char *s)
+{
+	return qb_hash64(s, strlen(s));
+}
+
+static const char *keyed_str(const struct qti_keyed *k, size_t rec)
+{
+	size_t off;
+
+	memcpy(&off, (const char *)k->base + rec * k->size + k->field, sizeof(off));
+	return k->arena->ptr + off;
+}
+
+static uint64_t keyed_hash(void *ctx, size_t rec)
+{
+	return qti_hash_str(keyed_str(ctx, rec));
+}
+
+static int keyed_same(void *ctx, size_t rec, const void *key)
+{
+	return strcmp(keyed_str(ctx, rec), key) == 0;
+}
+
+const struct qb_map_ops qti_keyed_ops = { keyed_hash, keyed_same };
+
+static uint64_t name_hash(void *ctx, size_t rec)
+{
+	return ((const struct qti_names *)ctx)->v[rec];
+}
+
+static int name_same(void *ctx, size_t rec, const void *key)
+{
+	return ((const struct qti_names *)ctx)->v[rec] == *(const uint64_t *)key;
+}
+
+static const struct qb_map_ops name_ops = { name_hash, name_same };
+
+int qti_names_take(struct qti_names *t, const char *name)
+{
+	utf8proc_uint8_t *f = NULL;
+	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)name, 0, &f,
+					  UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE |
+					  UTF8PROC_CASEFOLD);
+	uint64_t key = n < 0 ? qti_hash_str(name) : qb_hash64(f, (size_t)n);   /* not UTF-8: as it is */
+
+	free(f);
+	if (qb_map_find(&t->map, key, &name_ops, t, &key) != QB_MAP_NONE)
+		return 1;
+	if (QB_ARRAY_PUSH(t->v, t->n, t->cap, key))
+		return QB_ENOMEM;
+	if (qb_map_insert(&t->map, key, t->n - 1, &name_ops, t)) {
+		t->n--;
+		return QB_ENOMEM;
+	}
+	return 0;
+}
+
+void qti_names_dispose(struct qti_names *t)
+{
+	qb_map_dispose(&t->map);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+void qti_fail(struct qti_status *s, int rc, const struct qb_error *e)
+{
+	if (s->failed)
+		return;
+	s->failed = rc;
+	if (e && e->msg[0])
+		s->failure = *e;
+	else
+		qb_error_set(&s->failure, rc, "%s: %s", s->target, qb_error_str(rc));
+}
+
+int qti_failed(const struct qti_status *s, struct qb_error *err)
+{
+	if (s->failed)
+		*err = s->failure;
+	return s->failed;
+}
+
+void qti_problem(struct qti_status *s, const struct qb_question *q, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	if (s->nproblems++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (q)
+		qb_error_set(&s->problem, QB_EREFUSED, "%s:%lu: question '%s': %s", q->file, q->line,
+			     q->id ? q->id : "?", what);
+	else
+		qb_error_set(&s->problem, QB_EREFUSED, "%s", what);
 }
