@@ -188,7 +188,8 @@ UNIT_SRCS := \
 
 # compiled-in files (tools/embed.sh): the schema, the HTML page's assets,
 # the DOCX reference document
-GEN_OBJS  := $(addprefix $(BUILD)/obj/gen/,qbank_xsd.o html_css.o html_js.o katex_js.o reference_docx.o)
+GEN_NAMES := qbank_xsd html_css html_js katex_js reference_docx
+GEN_OBJS  := $(GEN_NAMES:%=$(BUILD)/obj/gen/%.o)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(GEN_OBJS)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/starter_xml.o
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -343,10 +344,6 @@ $(BUILD)/gen/reference.docx: $(BUILD)/docx_reference
 
 $(BUILD)/gen/reference_docx.c: $(BUILD)/gen/reference.docx tools/embed.sh
 	$(Q)tools/embed.sh qb_reference_docx $< > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(QB_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -531,8 +528,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 # no -Werror here: the warnings gate is the gcc build; clang may warn differently
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra \
 	-MMD -MP $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/qbank_xsd.o \
-	$(FUZZ_DIR)/obj/gen/reference_docx.o
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(GEN_NAMES:%=$(FUZZ_DIR)/obj/gen/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 
 .PHONY: fuzz _fuzz _fuzz_build check-static _check_static valgrind _valgrind
@@ -546,11 +542,8 @@ _fuzz: _fuzz_build
 
 _fuzz_build: $(FUZZ_BINS)
 
-$(FUZZ_DIR)/obj/gen/qbank_xsd.o: $(BUILD)/gen/qbank_xsd.c
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
-
-$(FUZZ_DIR)/obj/gen/reference_docx.o: $(BUILD)/gen/reference_docx.c
+# the compiled-in files, as for the library (GEN_NAMES)
+$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
