@@ -507,7 +507,7 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 	struct qb_buf why = QB_BUF_INIT;
 	char *p, *open, *close, *ans, *gf, *stem, *name = NULL;
 	const char *shown;
-	size_t i, ncorrect = 0;
+	size_t i;
 	int rc = 0;
 
 	text = trim(text);
@@ -754,26 +754,18 @@ static int question(struct gift *g, char *text, const char *comments, unsigned l
 			g->nch = 1;
 	}
 	if (q.kind == QB_IMP_SINGLE || q.kind == QB_IMP_MULTIPLE) {
-		double share = 0;
+		unsigned mark;
 
 		if (g->nch < 2)
 			return refuse(g, line, shown, "fewer than two options");
-		for (i = 0; i < g->nch; i++)
-			if (g->ch[i].fraction > 0) {
-				if (ncorrect && fabs(g->ch[i].fraction - share) > 1e-6)
-					c.grade_changed = 1;
-				share = g->ch[i].fraction;
-				ncorrect++;
-			}
-		if (q.kind == QB_IMP_SINGLE) {
-			for (i = 0; i < g->nch; i++)
-				if (g->ch[i].fraction > 0 && fabs(g->ch[i].fraction - 1) > 1e-9) {
-					g->ch[i].fraction = 0;
-					c.grade_changed = 1;
-				}
-		} else if (ncorrect && fabs(share * (double)ncorrect - 1) > 1e-6) {
+		mark = qb_imp_choice_marking(q.kind, g->ch, g->nch);
+		if (mark & QB_IMP_MARK_KEYS)
 			c.grade_changed = 1;
-		}
+		if ((mark & QB_IMP_MARK_WRONG) && (rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
+			QB_RULE_IMPORT_GRADE_CHANGED, NULL, "question '%s': a wrong option's weight is "
+			"not an equal share of -100%% (what the bank's multiple-answer marking takes off "
+			"for each wrong option picked)", shown)) != 0)
+			return rc;
 		if (c.grade_changed && (rc = qb_imp_report(g->sink, line, QB_SEV_WARNING,
 			QB_RULE_IMPORT_GRADE_CHANGED, NULL, "question '%s': the options' weights "
 			"are not what a bank can express (one key at 100%%, or equal shares of "

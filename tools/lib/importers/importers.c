@@ -1,5 +1,6 @@
 #include "importers.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,4 +45,39 @@ const char *qb_imp_skip_bom(const char *data, size_t *len)
 		return data + 3;
 	}
 	return data;
+}
+
+/* Moodle compares grades to 0.00001 (its grade list's tolerance). */
+#define MARK_EPS 1e-5
+
+unsigned qb_imp_choice_marking(enum qb_imp_kind kind, struct qb_imp_choice *ch, size_t n)
+{
+	unsigned changed = 0;
+	double share = 0, cost;
+	size_t i, ncorrect = 0;
+
+	for (i = 0; i < n; i++)
+		if (ch[i].fraction > 0) {
+			if (ncorrect && fabs(ch[i].fraction - share) > MARK_EPS)
+				changed |= QB_IMP_MARK_KEYS;
+			share = ch[i].fraction;
+			ncorrect++;
+		}
+	if (kind == QB_IMP_SINGLE) {
+		for (i = 0; i < n; i++)
+			if (ch[i].fraction > 0 && fabs(ch[i].fraction - 1) > MARK_EPS) {
+				ch[i].fraction = 0;
+				changed |= QB_IMP_MARK_KEYS;
+			}
+		return changed;
+	}
+	if (ncorrect && fabs(share * (double)ncorrect - 1) > MARK_EPS * 10)
+		changed |= QB_IMP_MARK_KEYS;
+	if (n > ncorrect) {
+		cost = -1.0 / (double)(n - ncorrect);
+		for (i = 0; i < n; i++)
+			if (ch[i].fraction <= 0 && fabs(ch[i].fraction - cost) > MARK_EPS * 10)
+				changed |= QB_IMP_MARK_WRONG;
+	}
+	return changed;
 }

@@ -33,6 +33,19 @@ int qb_imp_moodle_read_fd(int fd, const struct qb_imp_sink *sink, struct qb_erro
  * OUT for the HTML converter (html_rich.h). 0 or QB_ENOMEM. */
 int qb_imp_markdown_html(struct qb_buf *out, const char *md, size_t len);
 
+/* How a choice question's fractions, as the source gives them, differ from
+ * the bank's marking: a single question's keys are its options at 100%; a
+ * multiple question shares 100% equally among its keys and takes 100%/W
+ * off for each of its W wrong options picked. Sets a single question's
+ * partial keys to 0 (the bank keeps its 100% ones) and returns the
+ * QB_IMP_MARK_* bits of what changed, for the importer to report
+ * (import-grade-changed). */
+enum {
+	QB_IMP_MARK_KEYS = 1,    /* keys not at 100% (single) or unequal shares (multiple) */
+	QB_IMP_MARK_WRONG = 2    /* multiple: a wrong option's cost not -100%/W */
+};
+unsigned qb_imp_choice_marking(enum qb_imp_kind kind, struct qb_imp_choice *ch, size_t n);
+
 /* Shared by the importers: DATA without a UTF-8 byte-order mark. */
 const char *qb_imp_skip_bom(const char *data, size_t *len);
 

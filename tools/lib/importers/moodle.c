@@ -453,8 +453,8 @@ static int question(struct mxml *m, const xmlNode *qn)
 	const char *t = type ? (const char *)type : "";
 	const xmlNode *c;
 	char msg[300];
-	size_t i, k, ncorrect = 0;
-	double share = 0;
+	size_t i, k;
+	unsigned mark;
 	int rc = 0, changed = 0;
 
 	memset(&q, 0, sizeof(q));
@@ -585,36 +585,14 @@ static int question(struct mxml *m, const xmlNode *qn)
 		m->nch = 0;
 	} else if (strcmp(t, "multichoice") == 0) {
 		q.kind = is_false(qn, "single", 0) ? QB_IMP_MULTIPLE : QB_IMP_SINGLE;
-		for (i = 0; i < m->nch; i++)
-			if (m->ch[i].fraction > 0) {
-				if (ncorrect && fabs(m->ch[i].fraction - share) > 1e-5)
-					changed = 1;
-				share = m->ch[i].fraction;
-				ncorrect++;
-			}
-		if (q.kind == QB_IMP_SINGLE) {
-			for (i = 0; i < m->nch; i++)
-				if (m->ch[i].fraction > 0 && fabs(m->ch[i].fraction - 1) > 1e-5) {
-					m->ch[i].fraction = 0;
-					changed = 1;
-				}
-		} else if (ncorrect && fabs(share * (double)ncorrect - 1) > 1e-4) {
-			changed = 1;
-		}
-		if (q.kind == QB_IMP_MULTIPLE && m->nch > ncorrect) {
-			/* the bank takes 100%/W off for each of its W wrong options picked */
-			double cost = -1.0 / (double)(m->nch - ncorrect);
-
-			for (i = 0; i < m->nch; i++)
-				if (m->ch[i].fraction <= 0 && fabs(m->ch[i].fraction - cost) > 1e-4)
-					break;
-			if (i < m->nch &&
-			    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
-					 "a wrong answer's fraction is not an equal share of -100% "
-					 "(what the bank's multiple-answer marking takes off for "
-					 "each wrong option picked)")))
-				goto done;
-		}
+		mark = qb_imp_choice_marking(q.kind, m->ch, m->nch);
+		changed = (mark & QB_IMP_MARK_KEYS) != 0;
+		if ((mark & QB_IMP_MARK_WRONG) &&
+		    (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
+				 "a wrong answer's fraction is not an equal share of -100% "
+				 "(what the bank's multiple-answer marking takes off for "
+				 "each wrong option picked)")))
+			goto done;
 		if (changed && (rc = report(m, qn, QB_SEV_WARNING, QB_RULE_IMPORT_GRADE_CHANGED, q.name,
 			q.kind == QB_IMP_SINGLE ?
 			"the answers' fractions are not what a bank can express (one key at 100%): "
