@@ -303,28 +303,15 @@ static const char *img_src(void *ctx, const char *src)
 {
 	struct canvas *st = ctx;
 	struct qb_buf norm = QB_BUF_INIT;
-	const char *why = NULL, *result = "";
-	char *resolved = NULL, *real = NULL;
+	const char *result = "";
+	char *real = NULL;
 	size_t idx;
-	int v;
 
 	qb_buf_clear(&st->src);
 	if (st->s.failed || !st->q)
 		goto done;
-	v = qb_img_path_check(st->q->file, src, &resolved, &why);
-	if (v < 0) {
-		qti_fail(&st->s, v, NULL);
+	if (qti_media_resolve(&st->s, st->q, src, &real, &norm))
 		goto done;
-	}
-	if (v != QB_IMG_OK || qti_media_src_norm(src, &norm)) {
-		qti_problem(&st->s, st->q, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
-		goto done;
-	}
-	real = realpath(resolved, NULL);
-	if (!real) {
-		qti_problem(&st->s, st->q, "img src '%s': %s", src, strerror(errno));
-		goto done;
-	}
 	idx = find_media(st, real);
 	if (idx == QB_MAP_NONE && add_media(st, src, real, norm.ptr, &idx))
 		goto done;
@@ -334,7 +321,6 @@ static const char *img_src(void *ctx, const char *src)
 	}
 	result = st->src.ptr;
 done:
-	free(resolved);
 	free(real);
 	qb_buf_dispose(&norm);
 	return result;

@@ -186,4 +186,11 @@ int qti_failed(const struct qti_status *s, struct qb_error *err);
 void qti_problem(struct qti_status *s, const struct qb_question *q, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Judges img SRC of question Q as the lint does (imgpath.h) and resolves
+ * it: 0 with *REAL (malloc'd: the file's real path, which two srcs of one
+ * file share) and the entry-name form of SRC appended to NORM; otherwise
+ * the refusal or the error is recorded in S and returned. */
+int qti_media_resolve(struct qti_status *s, const struct qb_question *q, const char *src,
+		      char **real, struct qb_buf *norm);
+
 #endif

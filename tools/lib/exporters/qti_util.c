@@ -10,6 +10,7 @@
 #include <utf8proc.h>
 
 #include "../core/array.h"
+#include "../imgpath.h"
 #include "../mathml.h"
 #include "../text.h"
 
@@ -343,4 +344,30 @@ void qti_problem(struct qti_status *s, const struct qb_question *q, const char *
 			     q->id ? q->id : "?", what);
 	else
 		qb_error_set(&s->problem, QB_EREFUSED, "%s", what);
+}
+
+int qti_media_resolve(struct qti_status *s, const struct qb_question *q, const char *src,
+		      char **real, struct qb_buf *norm)
+{
+	const char *why = NULL;
+	char *resolved = NULL;
+	int v = qb_img_path_check(q->file, src, &resolved, &why);
+
+	*real = NULL;
+	if (v < 0) {
+		qti_fail(s, v, NULL);
+		return v;
+	}
+	if (v != QB_IMG_OK || qti_media_src_norm(src, norm)) {
+		qti_problem(s, q, "img src '%s' %s", src, v != QB_IMG_OK && why ? why : "names no file");
+		free(resolved);
+		return QB_EREFUSED;
+	}
+	*real = realpath(resolved, NULL);
+	free(resolved);
+	if (!*real) {
+		qti_problem(s, q, "img src '%s': %s", src, strerror(errno));
+		return QB_EREFUSED;
+	}
+	return 0;
 }
