@@ -68,10 +68,14 @@ struct pandoc_state {
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* Looks NAME up in PATH, as posix_spawnp would; 0 and its path in OUT. */
+/* Looks NAME up in PATH, as posix_spawnp would (a NAME with a '/' is taken
+ * as it is); 0 and its path in OUT. */
 static int which(char *out, size_t n, const char *name)
 {
 	const char *path = getenv("PATH"), *p, *e;
+
+	if (strchr(name, '/'))
+		return (size_t)snprintf(out, n, "%s", name) < n && access(out, X_OK) == 0 ? 0 : -1;
 
 	if (!path || !path[0])
 		path = "/usr/local/bin:/usr/bin:/bin";
@@ -160,7 +164,7 @@ static int pandoc_open(void **state, const struct qb_export_opts *o, const char 
 	struct qb_export_opts mo = *o;
 	struct pandoc_state *st;
 	struct qb_buf md = QB_BUF_INIT;
-	const char *out = o->output, *slash, *base, *dot;
+	const char *out = o->output, *slash, *base, *dot, *pandoc;
 	size_t k;
 	int rc;
 
@@ -176,7 +180,16 @@ static int pandoc_open(void **state, const struct qb_export_opts *o, const char 
 	st->t = t;
 	st->forms = o->forms;
 	st->one_thread = o->one_thread;
-	if (which(st->pandoc, sizeof(st->pandoc), "pandoc") != 0) {
+	/* the pandoc the QTI exporters run for math, too (man page ENVIRONMENT) */
+	pandoc = getenv("QBANK_PANDOC");
+	if (pandoc && pandoc[0] && which(st->pandoc, sizeof(st->pandoc), pandoc) != 0) {
+		qb_error_set(err, QB_ENOTFOUND, "--to %s runs the pandoc that QBANK_PANDOC names (%s), "
+			     "which cannot be run: correct it, or unset it to use pandoc from PATH",
+			     name, pandoc);
+		rc = QB_ENOTFOUND;
+		goto fail;
+	}
+	if ((!pandoc || !pandoc[0]) && which(st->pandoc, sizeof(st->pandoc), "pandoc") != 0) {
 		qb_error_set(err, QB_ENOTFOUND, "--to %s runs pandoc, which is not installed: install it "
 			     "(Debian: apt-get install pandoc; or tools/setup.sh print)", name);
 		rc = QB_ENOTFOUND;
