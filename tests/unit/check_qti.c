@@ -82,6 +82,30 @@ START_TEST(names)
 }
 END_TEST
 
+/* The fixed-width key set the package writers keep instead of their
+ * records: new and repeated keys through several growths, and entry names
+ * that differ only in case taken as one. */
+START_TEST(hashes)
+{
+	struct qti_hashes h = { NULL, 0, 0, QB_MAP_INIT };
+	uint64_t k;
+
+	for (k = 1; k <= 100000; k++)
+		ck_assert_int_eq(qti_hashes_take(&h, k * 0x9e3779b97f4a7c15ull), 0);
+	for (k = 1; k <= 100000; k += 997) {
+		ck_assert_int_eq(qti_hashes_take(&h, k * 0x9e3779b97f4a7c15ull), 1);
+		ck_assert(qti_hashes_has(&h, k * 0x9e3779b97f4a7c15ull));
+	}
+	ck_assert(!qti_hashes_has(&h, 0));
+	ck_assert_uint_eq(h.n, 100000);
+	qti_hashes_dispose(&h);
+	ck_assert_int_eq(qti_names_take(&h, "items/Q1.xml"), 0);
+	ck_assert_int_eq(qti_names_take(&h, "items/q1.xml"), 1);
+	ck_assert_int_eq(qti_names_take(&h, "items/q1-2.xml"), 0);
+	qti_hashes_dispose(&h);
+}
+END_TEST
+
 static const char *norm(struct qb_buf *b, const char *src)
 {
 	qb_buf_clear(b);
@@ -436,6 +460,7 @@ Suite *suite_qti(void)
 
 	tcase_add_test(tc, numbers);
 	tcase_add_test(tc, names);
+	tcase_add_test(tc, hashes);
 	tcase_add_test(tc, media_paths);
 	tcase_add_test(tc, v3_tables_sorted);
 	tcase_add_test(tc, mathml_one_run_per_file);

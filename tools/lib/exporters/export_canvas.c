@@ -28,9 +28,15 @@
  * questions stay in the root section and the path is kept as the name
  * of Canvas's question bank (bank_title) of each of them.
  *
- * Memory: the items are written at once to a temporary file, with a
- * small record per question (its category path and its place in the
- * file); the commit copies them into the zip grouped by category. */
+ * Memory: the items are written at once to a temporary file, in bank
+ * order; the commit copies them into the zip grouped by category, a run
+ * (consecutive items of one group: one stretch of the file, one per
+ * category element in a usual bank) at a time. What stays in memory per
+ * question is a 64-bit hash of its id, to find a repeated id
+ * (qti_internal.h: about 14 bytes; two ids whose hashes collide, about
+ * 3e-8 at a million, would refuse the export), instead of a record, the
+ * id and its map (about 80 bytes a question before). The package has a
+ * handful of entries, so libarchive's central directory stays small. */
 #include "exporters.h"
 
 #include <errno.h>
@@ -52,10 +58,11 @@
 #define META_FILE "assessment_meta.xml"
 #define MAX_NAME 120
 
-struct rec {
+/* Consecutive items of one group: one stretch of the temporary file. */
+struct run {
 	size_t group;          /* index into groups, or SIZE_MAX: the root section */
-	long off;              /* the item's bytes in the temporary file */
-	size_t len;
+	uint64_t off, len;     /* its items' bytes in the temporary file */
+	size_t next;           /* the group's next run, or SIZE_MAX */
 };
 
 struct group {
@@ -64,6 +71,7 @@ struct group {
 	size_t nitems;
 	double points;         /* of the first question */
 	int mixed;             /* questions with different points */
+	size_t first_run, last_run;   /* SIZE_MAX while it has none */
 };
 
 struct media {
@@ -75,22 +83,21 @@ struct canvas {
 	struct qb_atomic *out;
 	struct qti_zip *zip;
 	FILE *items;           /* the rendered items, in bank order */
+	uint64_t written;      /* its length */
 	xmlBufferPtr xbuf;
 	struct qb_rich_html *html;
 
 	struct qb_buf arena;
-	struct rec *recs;
-	size_t nrecs, caprecs;
+	struct run *runs;
+	size_t nruns, capruns;
 	struct group *groups;
 	size_t ngroups, capgroups;
 	struct media *media;
 	size_t nmedia, capmedia;
-	struct qb_map ids;     /* question id -> rec (via the id list) */
-	size_t *idoff;         /* arena offset of each rec's question id */
-	size_t capidoff;
+	struct qti_hashes ids;     /* question ids in use */
 	struct qb_map groupmap;
 	struct qb_map medmap;
-	struct qti_names names;    /* entry names in use */
+	struct qti_hashes names;   /* entry names in use */
 
 	size_t quiz;           /* arena: the quiz identifier and directory */
 	size_t title;
@@ -976,6 +983,7 @@ static int group_for(struct canvas *st, const struct qb_question *q, size_t *idx
 		g = &st->groups[st->ngroups];
 		memset(g, 0, sizeof(*g));
 		g->points = q->points_value;
+		g->first_run = g->last_run = SIZE_MAX;
 		k = (struct qti_keyed)QTI_KEYED(&st->arena, st->groups, struct group, key);
 		rc = arena_add(st, key.ptr, key.len, &g->key) ||
 		     arena_add(st, title.ptr ? title.ptr : "", title.len, &g->title) ||
@@ -1010,12 +1018,11 @@ static void state_free(struct canvas *st)
 	qb_buf_dispose(&st->arena);
 	qb_buf_dispose(&st->src);
 	qb_buf_dispose(&st->description);
-	free(st->recs);
+	free(st->runs);
 	free(st->groups);
 	free(st->media);
-	free(st->idoff);
-	qti_names_dispose(&st->names);
-	qb_map_dispose(&st->ids);
+	qti_hashes_dispose(&st->names);
+	qti_hashes_dispose(&st->ids);
 	qb_map_dispose(&st->groupmap);
 	qb_map_dispose(&st->medmap);
 	free(st);
@@ -1089,18 +1096,41 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	return qti_failed(&st->s, err);
 }
 
-static size_t find_id(const struct canvas *st, const char *id)
+/* Adds item bytes of LEN at the end of the temporary file to the runs of
+ * group G. */
+static int add_to_run(struct canvas *st, size_t g, size_t len)
 {
-	struct qti_keyed k = { &st->arena, st->idoff, sizeof(size_t), 0 };
+	struct run *r;
 
-	return qb_map_find(&st->ids, qti_hash_str(id), &qti_keyed_ops, &k, id);
+	if (st->nruns && st->runs[st->nruns - 1].group == g) {
+		st->runs[st->nruns - 1].len += len;
+		return 0;
+	}
+	if (QB_ARRAY_RESERVE(st->runs, st->capruns, st->nruns + 1))
+		return QB_ENOMEM;
+	r = &st->runs[st->nruns];
+	r->group = g;
+	r->off = st->written;
+	r->len = len;
+	r->next = SIZE_MAX;
+	if (g != SIZE_MAX) {
+		struct group *grp = &st->groups[g];
+
+		if (grp->first_run == SIZE_MAX)
+			grp->first_run = st->nruns;
+		else
+			st->runs[grp->last_run].next = st->nruns;
+		grp->last_run = st->nruns;
+	}
+	st->nruns++;
+	return 0;
 }
 
 int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error *err)
 {
 	struct canvas *st = state;
 	struct qb_error e = { 0, "" };
-	size_t nproblems = st->s.nproblems, g;
+	size_t nproblems = st->s.nproblems, g, len;
 	struct group *grp;
 	int rc;
 
@@ -1113,7 +1143,7 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 			return qti_failed(&st->s, err);
 	}
 	st->q = q;
-	if (find_id(st, q->id) != QB_MAP_NONE) {
+	if (qti_hashes_has(&st->ids, qti_hash_str(q->id))) {
 		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; Canvas identifies "
 			"questions by it", q->id);
 		goto done;
@@ -1134,30 +1164,20 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	}
 	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
-	rc = QB_ARRAY_RESERVE(st->recs, st->caprecs, st->nrecs + 1);
-	if (!rc)
-		rc = QB_ARRAY_RESERVE(st->idoff, st->capidoff, st->nrecs + 1) ? QB_ENOMEM : 0;
-	if (!rc) {
-		struct rec *r = &st->recs[st->nrecs];
-		struct qti_keyed k = { &st->arena, NULL, sizeof(size_t), 0 };
-
-		r->group = g;
-		r->off = ftell(st->items);
-		r->len = (size_t)xmlBufferLength(st->xbuf);
-		rc = arena_add(st, q->id, strlen(q->id), &st->idoff[st->nrecs]);
-		k.base = st->idoff;
-		if (!rc)
-			rc = qb_map_insert(&st->ids, qti_hash_str(q->id), st->nrecs, &qti_keyed_ops, &k);
-		if (!rc && (r->off < 0 || fwrite(xmlBufferContent(st->xbuf), 1, r->len, st->items) != r->len)) {
-			qb_error_set(&e, QB_EIO, "canvas: cannot write a temporary file: %s", strerror(errno));
-			rc = QB_EIO;
-		}
+	len = (size_t)xmlBufferLength(st->xbuf);
+	rc = qti_hashes_take(&st->ids, qti_hash_str(q->id)) < 0 ? QB_ENOMEM : 0;
+	if (!rc && fwrite(xmlBufferContent(st->xbuf), 1, len, st->items) != len) {
+		qb_error_set(&e, QB_EIO, "canvas: cannot write a temporary file: %s", strerror(errno));
+		rc = QB_EIO;
 	}
+	if (!rc)
+		rc = add_to_run(st, g, len);
+	if (!rc)
+		st->written += len;
 	if (rc) {
 		qti_fail(&st->s, rc, &e);
 		goto done;
 	}
-	st->nrecs++;
 	if (!q->shuffle && qb_qtype_is_choice(q->type))
 		st->noshuffle = 1;
 	st->total += q->points_value > 0 ? q->points_value : 1;
@@ -1170,18 +1190,18 @@ done:
 
 struct doc_ctx {
 	struct canvas *st;
-	size_t *order;         /* root items first, then each group's */
 };
 
-static int copy_item(xmlTextWriterPtr w, FILE *f, const struct rec *r)
+/* Copies the items of run R from the temporary file F. */
+static int copy_run(xmlTextWriterPtr w, FILE *f, const struct run *r)
 {
 	char chunk[16384];
-	size_t left = r->len;
+	uint64_t left = r->len;
 
-	if (fseek(f, r->off, SEEK_SET))
+	if (fseeko(f, (off_t)r->off, SEEK_SET))
 		return QB_EIO;
 	while (left) {
-		size_t n = left < sizeof(chunk) ? left : sizeof(chunk);
+		size_t n = left < sizeof(chunk) ? (size_t)left : sizeof(chunk);
 
 		if (fread(chunk, 1, n, f) != n ||
 		    xmlTextWriterWriteRawLen(w, BAD_CAST chunk, (int)n) < 0)
@@ -1202,7 +1222,7 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 	struct canvas *st = d->st;
 	struct qb_xw x;
 	char gid[48], n[40], pts[40];
-	size_t i, k = 0, g;
+	size_t k, g;
 
 	qb_xw_begin(&x, w);
 	qb_xw_start(&x, "questestinterop");
@@ -1220,13 +1240,17 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 	qb_xw_end(&x);
 	qb_xw_start(&x, "section");
 	qb_xw_attr(&x, "ident", "root_section");
-	/* items outside groups: their bytes were written at depth 3 */
-	for (; k < st->nrecs && !x.rc && !use_group(st, st->recs[d->order[k]].group); k++) {
+	/* items outside groups, bank order: their bytes were written at depth 3 */
+	for (k = 0; k < st->nruns && !x.rc; k++) {
+		if (use_group(st, st->runs[k].group))
+			continue;
 		x.kids[x.depth] = 1;
-		x.rc = copy_item(w, st->items, &st->recs[d->order[k]]);
+		x.rc = copy_run(w, st->items, &st->runs[k]);
 	}
-	while (k < st->nrecs && !x.rc) {
-		g = st->recs[d->order[k]].group;
+	/* the groups in order of first appearance, each its runs */
+	for (g = 0; g < st->ngroups && !x.rc; g++) {
+		if (!use_group(st, g) || st->groups[g].first_run == SIZE_MAX)
+			continue;
 		snprintf(gid, sizeof(gid), "group-%zu", g + 1);
 		qb_xw_start(&x, "section");
 		qb_xw_attr(&x, "ident", gid);
@@ -1241,8 +1265,8 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 		qb_xw_end(&x);
 		qb_xw_end(&x);
 		qb_xw_end(&x);
-		for (i = 0; k < st->nrecs && st->recs[d->order[k]].group == g && !x.rc; k++, i++)
-			x.rc = copy_item(w, st->items, &st->recs[d->order[k]]);
+		for (k = st->groups[g].first_run; k != SIZE_MAX && !x.rc; k = st->runs[k].next)
+			x.rc = copy_run(w, st->items, &st->runs[k]);
 		qb_xw_end(&x);
 	}
 	return qb_xw_finish(&x);
@@ -1336,46 +1360,10 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	return qb_xw_finish(&x);
 }
 
-/* Root items first, then the groups in order of first appearance, bank
- * order within each. Items of a group with mixed points count as root
- * items. */
-static size_t *item_order(const struct canvas *st)
-{
-	size_t *order = malloc((st->nrecs ? st->nrecs : 1) * sizeof(*order));
-	size_t *next = calloc(st->ngroups + 1, sizeof(*next));
-	size_t i, at = 0, nroot = 0;
-
-	if (!order || !next) {
-		free(order);
-		free(next);
-		return NULL;
-	}
-	for (i = 0; i < st->nrecs; i++)
-		if (!use_group(st, st->recs[i].group))
-			nroot++;
-	next[st->ngroups] = 0;
-	at = nroot;
-	for (i = 0; i < st->ngroups; i++) {
-		next[i] = at;
-		if (!st->groups[i].mixed)
-			at += st->groups[i].nitems;
-	}
-	for (i = 0; i < st->nrecs; i++) {
-		size_t g = st->recs[i].group;
-
-		if (use_group(st, g))
-			order[next[g]++] = i;
-		else
-			order[next[st->ngroups]++] = i;
-	}
-	free(next);
-	return order;
-}
-
 int qb_canvas_commit(void *state, struct qb_error *err)
 {
 	struct canvas *st = state;
-	struct doc_ctx d = { st, NULL };
+	struct doc_ctx d = { st };
 	struct qb_buf name = QB_BUF_INIT;
 	int rc = 0;
 
@@ -1402,8 +1390,8 @@ int qb_canvas_commit(void *state, struct qb_error *err)
 		if (rc)
 			goto done;
 	}
-	if (fflush(st->items) || !(d.order = item_order(st))) {
-		rc = d.order ? QB_EIO : QB_ENOMEM;
+	if (fflush(st->items)) {
+		rc = QB_EIO;
 		qb_error_set(err, rc, "canvas: %s", qb_error_str(rc));
 		goto done;
 	}
@@ -1429,7 +1417,6 @@ int qb_canvas_commit(void *state, struct qb_error *err)
 	}
 done:
 	qb_buf_dispose(&name);
-	free(d.order);
 	state_free(st);
 	return rc;
 }

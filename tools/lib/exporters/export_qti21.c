@@ -33,8 +33,27 @@
  * assessment.xml and imsmanifest.xml last, because only the end of the
  * bank completes them. A zip is read through its central directory, so
  * importers do not depend on the order, and bank order is as deterministic
- * as a sorted one. What is kept per question: its id, its entry name when
- * that differs from items/<id>.xml, its section and its images.
+ * as a sorted one.
+ *
+ * Memory at a million questions: what the test and the manifest need of
+ * each item (its id, its entry name when that differs from
+ * items/<id>.xml, its points and its images) goes to an unlinked
+ * temporary file, the spool, in bank order, and is read back in order
+ * when they are written; the test reads it section by section through
+ * the runs (stretches of consecutive items of one section, one per
+ * category element in a usual bank). What stays in memory per item is a
+ * 64-bit hash of its id (to find a repeated id and keep the generated
+ * identifiers clear of the ids) and one of its case-folded entry name
+ * (qti_internal.h: about 14 bytes each, 28 a question), instead of the
+ * 40-byte record, the id and its map that were held before. A repeated
+ * id's hash is confirmed against the spool before the export is refused
+ * for it (id_repeated); two hashes that collide otherwise (about 3e-8 at
+ * a million ids) would give a generated identifier or an entry name the
+ * suffix "-2", and the package stays valid. The rest of the
+ * export's peak is libarchive's: the zip writer keeps each entry's
+ * central-directory record until the archive is closed, 46 bytes + the
+ * name + 20 bytes of extra fields, which no writer option spills
+ * (tools/bench/README.md has the figures).
  *
  * Refusals: problems that would make the package wrong (an image that
  * imgpath.h refuses to read, normally reported by lint already; an
@@ -55,6 +74,7 @@
  * depend on. */
 #include "exporters.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,13 +114,30 @@ static const struct flavour qti30 = {
 	"QTI Package", "3.0.0", "imsqti_test_xmlv3p0", "imsqti_item_xmlv3p0", 0,
 };
 
-struct item_rec {
-	size_t id;             /* arena offset of the question id */
-	size_t file;           /* arena offset of the entry name, or SIZE_MAX for items/<id>.xml */
-	size_t media;          /* first index into refs */
-	uint32_t nmedia;
-	uint32_t section;
+/* What the spool holds for each item, in bank order: this header, then
+ * the indices of its images (nmedia uint32_t), its id (idlen bytes) and
+ * its entry name (filelen bytes; none when it is items/<id>.xml). */
+struct spooled {
 	double points;
+	uint32_t idlen, filelen, nmedia, pad;
+};
+
+/* Consecutive items of one section: one stretch of the spool. */
+struct run {
+	uint64_t off;          /* spool offset of its first record */
+	uint32_t n;            /* items */
+	uint32_t next;         /* the section's next run, or NO_RUN */
+};
+#define NO_RUN UINT32_MAX
+
+/* An item read back from the spool (spool_read). */
+struct rec_in {
+	struct spooled h;
+	const uint32_t *media;
+	const char *id;
+	const char *file;      /* NULL for items/<id>.xml */
+	char *buf;             /* what they point into */
+	size_t cap;
 };
 
 struct section {
@@ -108,6 +145,7 @@ struct section {
 	size_t title;
 	size_t gen_id;         /* assigned at commit */
 	size_t nitems;
+	uint32_t first_run, last_run;   /* its runs, NO_RUN while it has none */
 };
 
 struct media {
@@ -123,18 +161,21 @@ struct qti {
 	xmlBufferPtr xbuf;
 
 	struct qb_buf arena;   /* NUL-terminated strings, addressed by offset */
-	struct item_rec *items;
-	size_t nitems, capitems;
+	FILE *spool;           /* the items' records (struct spooled), unlinked */
+	uint64_t spooled;      /* its length */
+	size_t nitems;
+	struct run *runs;
+	size_t nruns, capruns;
 	struct section *sections;
 	size_t nsections, capsections;
 	struct media *media;
 	size_t nmedia, capmedia;
-	uint32_t *refs;        /* images of each item (item_rec.media, .nmedia) */
+	uint32_t *refs;        /* images of the current item */
 	size_t nrefs, caprefs;
 
-	struct qti_names names;    /* entry names in use */
+	struct qti_hashes names;   /* entry names in use */
+	struct qti_hashes ids;     /* question ids in use */
 
-	struct qb_map ids;     /* question id -> item */
 	struct qb_map secmap;  /* section key -> section */
 	struct qb_map medmap;  /* resolved image path -> media */
 
@@ -147,7 +188,6 @@ struct qti {
 
 	/* the current question */
 	const struct qb_question *q;
-	size_t refs_start;
 	struct qb_buf src;     /* img_src's result */
 
 	/* the section of the previous question */
@@ -175,11 +215,9 @@ static int arena_add(struct qti *st, const char *s, size_t len, size_t *off)
 	return qti_arena_add(&st->arena, s, len, off);
 }
 
-static size_t find_id(const struct qti *st, const char *id)
+static int id_in_use(const struct qti *st, const char *id)
 {
-	struct qti_keyed k = QTI_KEYED(&st->arena, st->items, struct item_rec, id);
-
-	return qb_map_find(&st->ids, qti_hash_str(id), &qti_keyed_ops, &k, id);
+	return qti_hashes_has(&st->ids, qti_hash_str(id));
 }
 
 /* ---- entry names -------------------------------------------------------- */
@@ -247,7 +285,7 @@ static int gen_id(struct qti *st, const char *base, size_t *off)
 	for (k = 1; !rc; k++) {
 		qb_buf_clear(&b);
 		rc = k > 1 ? qb_buf_printf(&b, "%s-%lu", base, k) : qb_buf_adds(&b, base);
-		if (!rc && find_id(st, b.ptr) == QB_MAP_NONE)
+		if (!rc && !id_in_use(st, b.ptr))
 			break;
 	}
 	if (!rc)
@@ -325,7 +363,7 @@ static int add_ref(struct qti *st, uint32_t idx)
 {
 	size_t i;
 
-	for (i = st->refs_start; i < st->nrefs; i++)
+	for (i = 0; i < st->nrefs; i++)
 		if (st->refs[i] == idx)
 			return 0;
 	if (QB_ARRAY_RESERVE(st->refs, st->caprefs, st->nrefs + 1))
@@ -405,6 +443,7 @@ static int add_section(struct qti *st, const char *key, size_t key_len, const ch
 		return QB_ENOMEM;
 	s = &st->sections[st->nsections];
 	memset(s, 0, sizeof(*s));
+	s->first_run = s->last_run = NO_RUN;
 	k = (struct qti_keyed)QTI_KEYED(&st->arena, st->sections, struct section, key);
 	if (arena_add(st, key, key_len, &s->key) || arena_add(st, title, strlen(title), &s->title) ||
 	    qb_map_insert(&st->secmap, qti_hash_str(str(st, s->key)), st->nsections, &qti_keyed_ops, &k))
@@ -457,6 +496,110 @@ static int section_for(struct qti *st, const struct qb_question *q, uint32_t *id
 	return rc ? QB_ENOMEM : 0;
 }
 
+/* ---- the spool ----------------------------------------------------------- */
+
+/* Appends the record of Q's item, entry NAME, to the spool and to the runs
+ * of its section SEC. */
+static int spool_item(struct qti *st, const struct qb_question *q, const struct qb_buf *name,
+		      uint32_t sec, struct qb_error *e)
+{
+	struct section *s = &st->sections[sec];
+	struct spooled h;
+	size_t idlen = strlen(q->id);
+	int own = name->len != strlen(ITEM_DIR) + idlen + 4 ||
+		  strncmp(name->ptr + strlen(ITEM_DIR), q->id, idlen) != 0;
+
+	if (idlen > UINT32_MAX || name->len > UINT32_MAX)
+		return QB_ENOMEM;
+	memset(&h, 0, sizeof(h));
+	h.points = q->points_value > 0 ? q->points_value : 1.0;
+	h.idlen = (uint32_t)idlen;
+	h.filelen = own ? (uint32_t)name->len : 0;
+	h.nmedia = (uint32_t)st->nrefs;
+	/* the previous record is the last run's: go on with it when it is this
+	 * section's */
+	if (s->last_run == NO_RUN || s->last_run != st->nruns - 1 || st->runs[s->last_run].n == UINT32_MAX) {
+		struct run *r;
+
+		if (st->nruns >= NO_RUN || QB_ARRAY_RESERVE(st->runs, st->capruns, st->nruns + 1))
+			return QB_ENOMEM;
+		r = &st->runs[st->nruns];
+		r->off = st->spooled;
+		r->n = 0;
+		r->next = NO_RUN;
+		if (s->first_run == NO_RUN)
+			s->first_run = (uint32_t)st->nruns;
+		else
+			st->runs[s->last_run].next = (uint32_t)st->nruns;
+		s->last_run = (uint32_t)st->nruns++;
+	}
+	if (fwrite(&h, sizeof(h), 1, st->spool) != 1 ||
+	    (h.nmedia && fwrite(st->refs, sizeof(*st->refs), h.nmedia, st->spool) != h.nmedia) ||
+	    fwrite(q->id, 1, idlen, st->spool) != idlen ||
+	    (h.filelen && fwrite(name->ptr, 1, h.filelen, st->spool) != h.filelen)) {
+		qb_error_set(e, QB_EIO, "%s: cannot write a temporary file: %s", st->fl->name,
+			     strerror(errno));
+		return QB_EIO;
+	}
+	st->runs[s->last_run].n++;
+	st->spooled += sizeof(h) + (uint64_t)h.nmedia * sizeof(*st->refs) + h.idlen + h.filelen;
+	return 0;
+}
+
+static int spool_seek(const struct qti *st, uint64_t off)
+{
+	return fseeko(st->spool, (off_t)off, SEEK_SET) ? QB_EIO : 0;
+}
+
+/* Reads the next record of the spool into R. */
+static int spool_read(const struct qti *st, struct rec_in *r)
+{
+	size_t m, n;
+
+	if (fread(&r->h, sizeof(r->h), 1, st->spool) != 1)
+		return QB_EIO;
+	m = (size_t)r->h.nmedia * sizeof(uint32_t);
+	n = m + r->h.idlen + 1 + (size_t)r->h.filelen + 1;
+	if (QB_ARRAY_RESERVE(r->buf, r->cap, n))
+		return QB_ENOMEM;
+	if (fread(r->buf, 1, m + r->h.idlen, st->spool) != m + r->h.idlen ||
+	    fread(r->buf + m + r->h.idlen + 1, 1, r->h.filelen, st->spool) != r->h.filelen)
+		return QB_EIO;
+	r->buf[m + r->h.idlen] = '\0';
+	r->buf[n - 1] = '\0';
+	r->media = (const uint32_t *)(void *)r->buf;
+	r->id = r->buf + m;
+	r->file = r->h.filelen ? r->buf + m + r->h.idlen + 1 : NULL;
+	return 0;
+}
+
+/* 1 when an earlier item has the id ID, 0 when none has, or a negative
+ * error. Its hash in the set is confirmed against the spool (read only on
+ * such a hit, which a bank without repeated ids meets with the
+ * probability of a collision), so that no export is refused for a
+ * repeat that is not one; once the export is refused anyway, a hit counts
+ * as a repeat unread, so that many repeats do not each read the spool. */
+static int id_repeated(struct qti *st, const char *id)
+{
+	struct rec_in r = { .buf = NULL };
+	size_t i;
+	int rc, found = 0;
+
+	if (!id_in_use(st, id))
+		return 0;
+	if (st->s.nproblems)
+		return 1;
+	rc = fflush(st->spool) ? QB_EIO : spool_seek(st, 0);
+	for (i = 0; i < st->nitems && !rc && !found; i++) {
+		rc = spool_read(st, &r);
+		found = !rc && strcmp(r.id, id) == 0;
+	}
+	if (!rc && fseeko(st->spool, 0, SEEK_END))
+		rc = QB_EIO;
+	free(r.buf);
+	return rc ? rc : found;
+}
+
 /* ---- the exporter's entry points ---------------------------------------- */
 
 static void state_free(struct qti *st)
@@ -467,14 +610,16 @@ static void state_free(struct qti *st)
 	qb_atomic_abort(st->out);
 	if (st->xbuf)
 		xmlBufferFree(st->xbuf);
+	if (st->spool)
+		(void)fclose(st->spool);   /* a temporary, discarded */
 	qb_buf_dispose(&st->arena);
 	qb_buf_dispose(&st->src);
-	free(st->items);
+	free(st->runs);
 	free(st->sections);
 	free(st->media);
 	free(st->refs);
-	qti_names_dispose(&st->names);
-	qb_map_dispose(&st->ids);
+	qti_hashes_dispose(&st->names);
+	qti_hashes_dispose(&st->ids);
 	qb_map_dispose(&st->secmap);
 	qb_map_dispose(&st->medmap);
 	free(st->bank_title);
@@ -500,6 +645,11 @@ static int open_package(void **state, const struct flavour *fl, const struct qb_
 				  o->one_thread, err);
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
+	if (!rc && !(st->spool = tmpfile())) {
+		qb_error_set(err, QB_EIO, "%s: cannot create a temporary file: %s", fl->name,
+			     strerror(errno));
+		rc = QB_EIO;
+	}
 	if (!rc)
 		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	/* the fixed names are taken before any item can want them */
@@ -568,7 +718,6 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 				    st->fl->v3 };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
-	struct item_rec *r;
 	size_t nproblems = st->s.nproblems;
 	uint32_t sec;
 	int rc;
@@ -576,7 +725,12 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	if (st->s.failed || !q->id)
 		return qti_failed(&st->s, err);
 	st->q = q;
-	if (find_id(st, q->id) != QB_MAP_NONE) {
+	rc = id_repeated(st, q->id);
+	if (rc < 0) {
+		qti_fail(&st->s, rc, NULL);
+		goto done;
+	}
+	if (rc) {
 		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; QTI identifiers and "
 			"package resources must be unique", q->id);
 		goto done;
@@ -586,7 +740,7 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 		qti_fail(&st->s, rc, NULL);
 		goto done;
 	}
-	st->refs_start = st->nrefs;
+	st->nrefs = 0;
 	xmlBufferEmpty(st->xbuf);
 	rc = qti_item_write(st->xbuf, q, &io, &e);
 	if (rc == QB_EREFUSED) {
@@ -602,35 +756,16 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	}
 	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
-	rc = QB_ARRAY_RESERVE(st->items, st->capitems, st->nitems + 1);
+	rc = item_name(st, &name, q->id);
 	if (!rc)
-		rc = item_name(st, &name, q->id);
-	if (!rc) {
-		r = &st->items[st->nitems];
-		memset(r, 0, sizeof(*r));
-		r->section = sec;
-		r->points = q->points_value > 0 ? q->points_value : 1.0;
-		r->media = st->refs_start;
-		r->nmedia = (uint32_t)(st->nrefs - st->refs_start);
-		r->file = SIZE_MAX;
-		rc = arena_add(st, q->id, strlen(q->id), &r->id);
-		if (!rc && (name.len != strlen(ITEM_DIR) + strlen(q->id) + 4 ||
-			    strncmp(name.ptr + strlen(ITEM_DIR), q->id, strlen(q->id)) != 0))
-			rc = arena_add(st, name.ptr, name.len, &r->file);
-	}
-	if (!rc) {
-		struct qti_keyed k = QTI_KEYED(&st->arena, st->items, struct item_rec, id);
-
-		rc = qb_map_insert(&st->ids, qti_hash_str(q->id), st->nitems, &qti_keyed_ops, &k);
-	}
-	if (!rc) {
+		rc = qti_hashes_take(&st->ids, qti_hash_str(q->id)) < 0 ? QB_ENOMEM : 0;
+	if (!rc)
+		rc = spool_item(st, q, &name, sec, &e);
+	if (!rc)
 		rc = qti_zip_add(st->zip, name.ptr, xmlBufferContent(st->xbuf),
 				 (size_t)xmlBufferLength(st->xbuf), &e);
-		if (rc)
-			qti_fail(&st->s, rc, &e);
-	} else {
-		qti_fail(&st->s, rc, NULL);
-	}
+	if (rc)
+		qti_fail(&st->s, rc, e.msg[0] ? &e : NULL);
 	if (!rc) {
 		st->sections[sec].nitems++;
 		st->nitems++;
@@ -644,17 +779,17 @@ done:
 /* ---- the test and the manifest ------------------------------------------ */
 
 /* The href of R's item file, or NULL when out of memory. */
-static const char *item_file(const struct qti *st, const struct item_rec *r, struct qb_buf *b)
+static const char *item_file(const struct rec_in *r, struct qb_buf *b)
 {
 	int rc;
 
 	qb_buf_clear(b);
-	if (r->file != SIZE_MAX) {
-		rc = qti_buf_add_uri(b, str(st, r->file));
+	if (r->file) {
+		rc = qti_buf_add_uri(b, r->file);
 	} else {
 		rc = qb_buf_adds(b, ITEM_DIR);
 		if (!rc)
-			rc = qti_buf_add_uri(b, str(st, r->id));
+			rc = qti_buf_add_uri(b, r->id);
 		if (!rc)
 			rc = qb_buf_adds(b, ".xml");
 	}
@@ -663,7 +798,6 @@ static const char *item_file(const struct qti *st, const struct item_rec *r, str
 
 struct doc_ctx {
 	struct qti *st;
-	uint32_t *order;       /* items grouped by section, bank order within */
 };
 
 static void declare_outcome(struct qb_xw *x, const char *id)
@@ -699,10 +833,35 @@ static void start_doc(struct qb_xw *x, xmlTextWriterPtr w, const struct flavour 
 	qb_xw_attr(x, "xsi:schemaLocation", loc);
 }
 
-static int end_doc(struct qb_xw *x, struct qb_buf *b)
+static int end_doc(struct qb_xw *x, struct qb_buf *b, struct rec_in *r)
 {
 	qb_buf_dispose(b);
+	free(r->buf);
 	return qb_xw_finish(x);
+}
+
+/* The test's reference to the spool's next item (R, B: scratch). */
+static void item_ref(struct qb_xw *x, const struct qti *st, struct rec_in *r, struct qb_buf *b)
+{
+	const char *href = NULL;
+	char pts[40];
+
+	x->rc = spool_read(st, r);
+	if (!x->rc && !(href = item_file(r, b)))
+		x->rc = QB_ENOMEM;
+	if (x->rc)
+		return;
+	qti_fmt_double(pts, r->h.points);
+	qb_xw_start(x, "assessmentItemRef");
+	qb_xw_attr(x, "identifier", r->id);
+	qb_xw_attr(x, "href", href);
+	if (st->fl->for_canvas) {  /* Canvas's only source of points */
+		qb_xw_start(x, "weight");
+		qb_xw_attr(x, "identifier", "W");
+		qb_xw_attr(x, "value", pts);
+		qb_xw_end(x);
+	}
+	qb_xw_end(x);
 }
 
 static int gen_test(xmlTextWriterPtr w, void *ctx)
@@ -710,8 +869,10 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 	const struct doc_ctx *d = ctx;
 	const struct qti *st = d->st;
 	struct qb_buf b = QB_BUF_INIT;
+	struct rec_in r = { .buf = NULL };
 	struct qb_xw x;
-	size_t s, i, k = 0;
+	size_t s, i;
+	uint32_t run;
 
 	start_doc(&x, w, st->fl, "assessmentTest", st->fl->ns, st->fl->schema_location);
 	qb_xw_attr(&x, "identifier", str(st, st->test_id));
@@ -728,24 +889,11 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 		qb_xw_attr(&x, "title", str(st, st->sections[s].title));
 		/* Canvas makes a visible, titled section an extra text-only question */
 		qb_xw_attr(&x, "visible", st->fl->for_canvas ? "false" : "true");
-		for (i = 0; i < st->sections[s].nitems; i++, k++) {
-			const struct item_rec *r = &st->items[d->order[k]];
-			const char *href = item_file(st, r, &b);
-			char pts[40];
-
-			if (!href)
-				x.rc = QB_ENOMEM;
-			qti_fmt_double(pts, r->points);
-			qb_xw_start(&x, "assessmentItemRef");
-			qb_xw_attr(&x, "identifier", str(st, r->id));
-			qb_xw_attr(&x, "href", href);
-			if (st->fl->for_canvas) {  /* Canvas's only source of points */
-				qb_xw_start(&x, "weight");
-				qb_xw_attr(&x, "identifier", "W");
-				qb_xw_attr(&x, "value", pts);
-				qb_xw_end(&x);
-			}
-			qb_xw_end(&x);
+		/* the section's items, bank order: its runs of the spool */
+		for (run = st->sections[s].first_run; run != NO_RUN && !x.rc; run = st->runs[run].next) {
+			x.rc = spool_seek(st, st->runs[run].off);
+			for (i = 0; i < st->runs[run].n && !x.rc; i++)
+				item_ref(&x, st, &r, &b);
 		}
 		qb_xw_end(&x);
 	}
@@ -754,7 +902,7 @@ static int gen_test(xmlTextWriterPtr w, void *ctx)
 	sum_outcome(&x, "SCORE");
 	sum_outcome(&x, "MAXSCORE");
 	qb_xw_end(&x);
-	return end_doc(&x, &b);
+	return end_doc(&x, &b, &r);
 }
 
 static void resource(struct qb_xw *x, const char *id, const char *type, const char *href)
@@ -780,6 +928,7 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	const struct doc_ctx *d = ctx;
 	const struct qti *st = d->st;
 	struct qb_buf b = QB_BUF_INIT, m = QB_BUF_INIT;
+	struct rec_in r = { .buf = NULL };
 	struct qb_xw x;
 	size_t i, j;
 
@@ -793,28 +942,39 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	qb_xw_end(&x);
 	qb_xw_start(&x, "resources");
 
+	/* the spool, read twice in bank order: the test's dependencies, then
+	 * the items' resources */
 	resource(&x, str(st, st->test_res_id), st->fl->test_type, TEST_FILE);
-	for (i = 0; i < st->nitems && !x.rc; i++)
-		dependency(&x, str(st, st->items[i].id));
+	if (!x.rc)
+		x.rc = spool_seek(st, 0);
+	for (i = 0; i < st->nitems && !x.rc; i++) {
+		x.rc = spool_read(st, &r);
+		if (!x.rc)
+			dependency(&x, r.id);
+	}
 	qb_xw_end(&x);
 
+	if (!x.rc)
+		x.rc = spool_seek(st, 0);
 	for (i = 0; i < st->nitems && !x.rc; i++) {
-		const struct item_rec *r = &st->items[i];
-		const char *href = item_file(st, r, &b);
+		const char *href = NULL;
 
-		if (!href)
+		x.rc = spool_read(st, &r);
+		if (!x.rc && !(href = item_file(&r, &b)))
 			x.rc = QB_ENOMEM;
-		resource(&x, str(st, r->id), st->fl->item_type, href);
-		for (j = 0; j < r->nmedia; j++) {
+		if (x.rc)
+			break;
+		resource(&x, r.id, st->fl->item_type, href);
+		for (j = 0; j < r.h.nmedia; j++) {
 			qb_buf_clear(&m);
-			if (qti_buf_add_uri(&m, str(st, st->media[st->refs[r->media + j]].entry)))
+			if (qti_buf_add_uri(&m, str(st, st->media[r.media[j]].entry)))
 				x.rc = QB_ENOMEM;
 			qb_xw_start(&x, "file");
 			qb_xw_attr(&x, "href", m.ptr);
 			qb_xw_end(&x);
 		}
-		for (j = 0; j < r->nmedia && !st->fl->for_canvas; j++)
-			dependency(&x, str(st, st->media[st->refs[r->media + j]].gen_id));
+		for (j = 0; j < r.h.nmedia && !st->fl->for_canvas; j++)
+			dependency(&x, str(st, st->media[r.media[j]].gen_id));
 		qb_xw_end(&x);
 	}
 	/* Canvas skips as an attachment every file that is also a resource */
@@ -827,7 +987,7 @@ static int gen_manifest(xmlTextWriterPtr w, void *ctx)
 	}
 	qb_xw_end(&x);
 	qb_buf_dispose(&m);
-	return end_doc(&x, &b);
+	return end_doc(&x, &b, &r);
 }
 
 static int assign_ids(struct qti *st)
@@ -852,33 +1012,10 @@ static int assign_ids(struct qti *st)
 	return rc;
 }
 
-/* Items grouped by section (sections in order of first appearance), bank
- * order within each: a counting sort over the section numbers. */
-static uint32_t *section_order(const struct qti *st)
-{
-	uint32_t *order = malloc((st->nitems ? st->nitems : 1) * sizeof(*order));
-	size_t *next = calloc(st->nsections ? st->nsections : 1, sizeof(*next));
-	size_t i, at = 0;
-
-	if (!order || !next) {
-		free(order);
-		free(next);
-		return NULL;
-	}
-	for (i = 0; i < st->nsections; i++) {
-		next[i] = at;
-		at += st->sections[i].nitems;
-	}
-	for (i = 0; i < st->nitems; i++)
-		order[next[st->items[i].section]++] = (uint32_t)i;
-	free(next);
-	return order;
-}
-
 int qb_qti_commit(void *state, struct qb_error *err)
 {
 	struct qti *st = state;
-	struct doc_ctx d = { st, NULL };
+	struct doc_ctx d = { st };
 	uint32_t sec;
 	int rc = 0;
 
@@ -908,8 +1045,8 @@ int qb_qti_commit(void *state, struct qb_error *err)
 	}
 	if (!rc)
 		rc = assign_ids(st);
-	if (!rc && !(d.order = section_order(st)))
-		rc = QB_ENOMEM;
+	if (!rc && fflush(st->spool))
+		rc = QB_EIO;
 	if (rc) {
 		qb_error_set(err, rc, "%s: %s", st->fl->name, qb_error_str(rc));
 		goto done;
@@ -926,7 +1063,6 @@ int qb_qti_commit(void *state, struct qb_error *err)
 		st->out = NULL;
 	}
 done:
-	free(d.order);
 	state_free(st);
 	return rc;
 }

@@ -2,7 +2,7 @@
  * (manifest, test, media, zip) and the qti_*.c helpers do one job each:
  * qti_item.c writes one assessmentItem (its rich text through
  * ../richtext.h), qti_zip.c writes the deterministic zip, qti_util.c holds
- * the small shared pieces (numbers, names).
+ * the small shared pieces (numbers, names, the key sets).
  * Ownership: every object here is created and freed by the exporter's
  * state; nothing keeps a pointer into a question after the call returns. */
 #ifndef QB_QTI_INTERNAL_H
@@ -155,18 +155,31 @@ struct qti_keyed {
 #define QTI_KEYED(arena, v, type, field) { (arena), (v), sizeof(type), offsetof(type, field) }
 extern const struct qb_map_ops qti_keyed_ops;
 
-/* The entry names in use, compared without regard to case: importers
- * unpack the zip, and on a case-insensitive file system Q1.xml would
- * overwrite q1.xml. */
-struct qti_names {
-	uint64_t *v;           /* hashes of the case-folded names */
+/* A set of fixed-width keys: 64-bit hashes of strings that are kept
+ * nowhere else (the package writers spool their records, see
+ * export_qti21.c), 8 bytes a key in a big array (../core/array.h) plus
+ * the index's 4-byte slots, about 14 bytes a key. Two different strings
+ * whose hashes are equal count as one: with n keys that happens with
+ * probability about n^2 / 2^65 (3e-8 at a million), and the callers say
+ * what it would cost them. */
+struct qti_hashes {
+	uint64_t *v;
 	size_t n, cap;
 	struct qb_map map;
 };
-/* Takes NAME: 0 when it was free, 1 when it is in use already, or a
- * negative error. */
-int qti_names_take(struct qti_names *t, const char *name);
-void qti_names_dispose(struct qti_names *t);
+/* Adds KEY: 0 when it was new, 1 when it is in the set already, or
+ * QB_ENOMEM. */
+int qti_hashes_take(struct qti_hashes *t, uint64_t key);
+/* 1 when KEY is in the set. */
+int qti_hashes_has(const struct qti_hashes *t, uint64_t key);
+void qti_hashes_dispose(struct qti_hashes *t);
+
+/* The entry names in use, compared without regard to case (hashes of the
+ * case-folded names): importers unpack the zip, and on a case-insensitive
+ * file system Q1.xml would overwrite q1.xml. Takes NAME: 0 when it was
+ * free, 1 when it is in use already (or, see above, shares its hash with
+ * one that is: the entry is then named NAME-2), or a negative error. */
+int qti_names_take(struct qti_hashes *t, const char *name);
 
 /* A writer's first refusal (problems are collected while the bank is
  * read and refuse the export at commit) and first I/O or memory error. */

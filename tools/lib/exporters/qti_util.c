@@ -272,19 +272,44 @@ static int keyed_same(void *ctx, size_t rec, const void *key)
 
 const struct qb_map_ops qti_keyed_ops = { keyed_hash, keyed_same };
 
-static uint64_t name_hash(void *ctx, size_t rec)
+static uint64_t hashes_hash(void *ctx, size_t rec)
 {
-	return ((const struct qti_names *)ctx)->v[rec];
+	return ((const struct qti_hashes *)ctx)->v[rec];
 }
 
-static int name_same(void *ctx, size_t rec, const void *key)
+static int hashes_same(void *ctx, size_t rec, const void *key)
 {
-	return ((const struct qti_names *)ctx)->v[rec] == *(const uint64_t *)key;
+	return ((const struct qti_hashes *)ctx)->v[rec] == *(const uint64_t *)key;
 }
 
-static const struct qb_map_ops name_ops = { name_hash, name_same };
+static const struct qb_map_ops hashes_ops = { hashes_hash, hashes_same };
 
-int qti_names_take(struct qti_names *t, const char *name)
+int qti_hashes_has(const struct qti_hashes *t, uint64_t key)
+{
+	return qb_map_find(&t->map, key, &hashes_ops, (void *)t, &key) != QB_MAP_NONE;
+}
+
+int qti_hashes_take(struct qti_hashes *t, uint64_t key)
+{
+	if (qti_hashes_has(t, key))
+		return 1;
+	if (QB_ARRAY_RESERVE_BIG(t->v, t->cap, t->n + 1))
+		return QB_ENOMEM;
+	t->v[t->n] = key;
+	if (qb_map_insert(&t->map, key, t->n, &hashes_ops, t))
+		return QB_ENOMEM;
+	t->n++;
+	return 0;
+}
+
+void qti_hashes_dispose(struct qti_hashes *t)
+{
+	qb_map_dispose(&t->map);
+	qb_array_free(t->v, t->cap, sizeof(*t->v), QB_ARRAY_BIG);
+	memset(t, 0, sizeof(*t));
+}
+
+int qti_names_take(struct qti_hashes *t, const char *name)
 {
 	utf8proc_uint8_t *f = NULL;
 	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)name, 0, &f,
@@ -293,22 +318,7 @@ int qti_names_take(struct qti_names *t, const char *name)
 	uint64_t key = n < 0 ? qti_hash_str(name) : qb_hash64(f, (size_t)n);   /* not UTF-8: as it is */
 
 	free(f);
-	if (qb_map_find(&t->map, key, &name_ops, t, &key) != QB_MAP_NONE)
-		return 1;
-	if (QB_ARRAY_PUSH(t->v, t->n, t->cap, key))
-		return QB_ENOMEM;
-	if (qb_map_insert(&t->map, key, t->n - 1, &name_ops, t)) {
-		t->n--;
-		return QB_ENOMEM;
-	}
-	return 0;
-}
-
-void qti_names_dispose(struct qti_names *t)
-{
-	qb_map_dispose(&t->map);
-	free(t->v);
-	memset(t, 0, sizeof(*t));
+	return qti_hashes_take(t, key);
 }
 
 void qti_fail(struct qti_status *s, int rc, const struct qb_error *e)
