@@ -435,10 +435,9 @@ static int trace_question(void *ctx, const struct qb_question *q, struct qb_erro
 /* Runs FILES through qb_run, on one thread (ONE) or not, with a question
  * hook of cost COST; appends every call of the hooks and then every
  * finding to OUT. */
-static void trace_run(struct qb_buf *out, const char *const *files, size_t n, int one,
-		      enum qb_run_cost cost)
+static void trace_run(struct qb_buf *out, const char *const *files, size_t n, int one)
 {
-	struct qb_run_hooks h = { out, trace_bank, trace_question, NULL, cost };
+	struct qb_run_hooks h = { out, trace_bank, trace_question, NULL };
 	struct qb_error err = { 0, "" };
 	const struct qb_diags *d;
 	struct qb_lint *l = NULL;
@@ -486,10 +485,9 @@ static void write_long_bank(char *path, int n)
 	qb_buf_dispose(&b);
 }
 
-/* With the rules beside a light hook, on the reader's thread beside a
- * heavy one, or everything on one thread (QBANK_THREADS=1): the hooks see
- * the same banks and questions in the same order, and the lint the same
- * findings. */
+/* With a reader thread, or everything on one thread (QBANK_THREADS=1):
+ * the hooks see the same banks and questions in the same order, and the
+ * lint the same findings. */
 START_TEST(pipeline_same_on_one_thread_and_two)
 {
 	char path[] = "/tmp/qbank-pipeline-XXXXXX";
@@ -497,19 +495,16 @@ START_TEST(pipeline_same_on_one_thread_and_two)
 				"tests/fixtures/scraped-quiz.xml", "tests/fixtures/hostile.xml",
 				FIX "empty.xml" };
 	size_t n = sizeof(files) / sizeof(files[0]);
-	struct qb_buf one = QB_BUF_INIT, light = QB_BUF_INIT, heavy = QB_BUF_INIT;
+	struct qb_buf one = QB_BUF_INIT, two = QB_BUF_INIT;
 
 	write_long_bank(path, 700);
-	trace_run(&one, files, n, 1, QB_RUN_LIGHT);
-	trace_run(&light, files, n, 0, QB_RUN_LIGHT);
-	trace_run(&heavy, files, n, 0, QB_RUN_HEAVY);
+	trace_run(&one, files, n, 1);
+	trace_run(&two, files, n, 0);
 	ck_assert_ptr_nonnull(strstr(one.ptr, "question /tmp/qbank-pipeline-"));
 	ck_assert_ptr_nonnull(strstr(one.ptr, "[xml-schema] 'q693'"));
-	ck_assert_str_eq(light.ptr, one.ptr);
-	ck_assert_str_eq(heavy.ptr, one.ptr);
+	ck_assert_str_eq(two.ptr, one.ptr);
 	qb_buf_dispose(&one);
-	qb_buf_dispose(&light);
-	qb_buf_dispose(&heavy);
+	qb_buf_dispose(&two);
 	unlink(path);
 }
 END_TEST

@@ -13,8 +13,10 @@
 # each the best of RUNS runs, in rounds that run every step of every file
 # once, so that drift in the machine's speed touches every step alike. It
 # prints a Markdown table per file with the ratio of each time to its
-# floor. A target that qbank does not have shows as n/a. Outputs go to OUT
-# and are deleted after measuring.
+# floor and its goal (lint within 1.3x of the floor, each
+# export and import within 2x, diff within 4x, every qbank step within
+# 64 MB of peak RSS at any size). A target that qbank does not have shows as
+# n/a. Outputs go to OUT and are deleted after measuring.
 #
 # Usage: tools/bench/bench.sh FILE...
 # Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), RUNS
@@ -64,6 +66,15 @@ step_label() {
 	*)        echo "\`qbank export --to $1\`" ;;
 	esac
 }
+# The goal of step S as a ratio to its floor; empty for the floors.
+step_goal() {
+	case $1 in
+	lint)     echo 1.3 ;;
+	moodle|qti21|qti30|canvas|gift|html|markdown|import) echo 2 ;;
+	diff)     echo 4 ;;
+	esac
+}
+GOAL_MB=64
 step_output() {
 	case $1 in
 	moodle)   echo "$OUT/bench-export.xml" ;;
@@ -169,14 +180,14 @@ while [ "$i" -lt "$nfiles" ]; do
 		k=${i}_$s
 		eval "best=\${best_$k:-}; rss=\${rss_$k:-0}; size=\${size_$k:-}; note=\${note_$k:-}"
 		if [ "$s" = dom ] && [ -n "$skip" ]; then
-			rows="$rows| $(step_label "$s") | skipped | | | | $skip |
+			rows="$rows| $(step_label "$s") | skipped | | | | | $skip |
 "
 			continue
 		fi
 		case $s in stream|mstream) floor=$best ;; esac
 		case $note in
 		n/a*|failed*)
-			rows="$rows| $(step_label "$s") | n/a | | | | $note |
+			rows="$rows| $(step_label "$s") | n/a | | | | | $note |
 "
 			continue ;;
 		esac
@@ -188,14 +199,21 @@ while [ "$i" -lt "$nfiles" ]; do
 			outsz=$(awk "BEGIN { printf \"%.0f MB\", ${size} / 1048576 }")
 		fi
 		[ -n "$note" ] && outsz="$outsz $note"
-		rows="$rows| $(step_label "$s") | $best | $ratio | $per | $mb | $outsz |
+		goal=$(step_goal "$s")
+		verdict=""
+		if [ -n "$goal" ] && [ -n "$floor" ]; then
+			verdict=$(awk "BEGIN { t = ($best <= $goal * $floor); m = ($mb <= $GOAL_MB);
+				printf \"≤ %s×, ≤ %d MB: %s\", \"$goal\", $GOAL_MB,
+				t && m ? \"met\" : !t && !m ? \"missed (time, memory)\" : !t ? \"missed (time)\" : \"missed (memory)\" }")
+		fi
+		rows="$rows| $(step_label "$s") | $best | $ratio | $per | $mb | $verdict | $outsz |
 "
 	done
 	printf '\n%s: %s questions, %s MB; best of %s interleaved rounds%s; %s cores%s; libxml2 %s\n\n' \
 		"$f" "$questions" "$(awk "BEGIN { printf \"%.0f\", $bytes / 1048576 }")" "$RUNS" "$dom_note" \
 		"$(nproc 2>/dev/null || echo '?')" "${cpu:+ ($cpu)}" \
 		"$(xmllint --version 2>&1 | sed -n 's/.*using libxml version \([0-9]*\).*/\1/p')"
-	echo '| step | wall time (s) | × floor | µs / question | peak RSS (MB) | output |'
-	echo '|---|---:|---:|---:|---:|---|'
+	echo '| step | wall time (s) | × floor | µs / question | peak RSS (MB) | goal | output |'
+	echo '|---|---:|---:|---:|---:|---|---|'
 	printf '%s' "$rows"
 done

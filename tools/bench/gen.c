@@ -435,7 +435,6 @@ static int write_question(xmlTextWriterPtr w, struct gen *g, unsigned long qno)
 	W(xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST(multiple ? "multiple" : "single")));
 	if (multiple) {
 		snprintf(num, sizeof(num), "%lu", nsel);
-		W(xmlTextWriterWriteAttribute(w, BAD_CAST "points", BAD_CAST "2"));
 		W(xmlTextWriterWriteAttribute(w, BAD_CAST "select", BAD_CAST num));
 	}
 	snprintf(num, sizeof(num), "Synthetic exam %lu, question %lu", qno / 50 + 1, qno % 50 + 1);

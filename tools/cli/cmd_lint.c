@@ -140,7 +140,7 @@ int cmd_lint(int argc, char **argv)
 	struct qb_lint *l = NULL;
 	struct qb_report rep;
 	struct cli_progress prog;
-	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update, QB_RUN_LIGHT };
+	struct qb_run_hooks hooks = { &prog, NULL, NULL, cli_progress_update };
 	int c, first, rc = QB_EXIT_USAGE;
 
 	memset(&a, 0, sizeof(a));

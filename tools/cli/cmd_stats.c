@@ -210,7 +210,7 @@ int cmd_stats(int argc, char **argv)
 	struct qb_lint *l = NULL;
 	struct qb_stats *s = NULL;
 	struct stats_run run;
-	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress, QB_RUN_LIGHT };
+	struct qb_run_hooks hooks = { &run, hook_bank, hook_question, hook_progress };
 	int first, rc = QB_EXIT_USAGE;
 	size_t unread;
 

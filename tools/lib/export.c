@@ -15,29 +15,29 @@
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
 const struct qb_exporter qb_exporters[] = {
-	{ "canvas", "Canvas QTI 1.2 package (zip) for Canvas Classic Quizzes (Import Content > QTI .zip file)", ".zip", 1, QB_EXPORTER_HEAVY,
+	{ "canvas", "Canvas QTI 1.2 package (zip) for Canvas Classic Quizzes (Import Content > QTI .zip file)", ".zip", 1,
 	  qb_canvas_open, qb_canvas_bank, qb_canvas_question, qb_canvas_commit, qb_canvas_abort,
 	  qb_canvas_check, NULL },
 	{ "docx", "Word document of the printable exam (pandoc, with qbank's reference document)", ".docx", 1,
-	  QB_EXPORTER_LIGHT, qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
+	  qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
 	  qb_pandoc_abort, qb_md_check, NULL },
 	{ "gift", "Moodle's GIFT text format (Question bank > Import > GIFT format)", ".gift.txt", 0,
-	  QB_EXPORTER_LIGHT, qb_gift_open, qb_gift_bank, qb_gift_question, qb_gift_commit, qb_gift_abort,
+	  qb_gift_open, qb_gift_bank, qb_gift_question, qb_gift_commit, qb_gift_abort,
 	  qb_gift_check, NULL },
 	{ "html", "one self-contained HTML page for reviewing the bank (keys, findings, filter)", ".html", 0,
-	  QB_EXPORTER_LIGHT, qb_html_open, qb_html_bank, qb_html_question, qb_html_commit, qb_html_abort,
+	  qb_html_open, qb_html_bank, qb_html_question, qb_html_commit, qb_html_abort,
 	  NULL, qb_html_findings },
-	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0, QB_EXPORTER_LIGHT,
+	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0,
 	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check, NULL },
-	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0, QB_EXPORTER_LIGHT,
+	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort,
 	  qb_moodle_check, NULL },
-	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1, QB_EXPORTER_LIGHT,
+	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1,
 	  qb_pdf_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit, qb_pandoc_abort,
 	  qb_md_check, NULL },
-	{ "qti21", "IMS QTI 2.1 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
+	{ "qti21", "IMS QTI 2.1 content package (zip)", ".zip", 1,
 	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
-	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1, QB_EXPORTER_HEAVY,
+	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1,
 	  qb_qti30_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
 };
 
@@ -202,8 +202,7 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 {
 	struct qb_export_opts xo = *o;
 	struct export_ctx c = { x, NULL, o, { NULL, 0, 0, { 0, 0, 0, 0 } }, NULL, 0 };
-	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress,
-				  x->cost_hint == QB_EXPORTER_HEAVY ? QB_RUN_HEAVY : QB_RUN_LIGHT };
+	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress };
 	int rc, i;
 
 	i = output_is_input(o->output, files, nfiles);

@@ -35,13 +35,6 @@ struct qb_export_opts {
 	int one_thread;
 };
 
-/* What writing a question costs against reading it: a hint the driver
- * passes on to the pipeline. */
-enum qb_exporter_cost {
-	QB_EXPORTER_LIGHT,
-	QB_EXPORTER_HEAVY
-};
-
 /* Where a target check reports: the linter (a finding, with the severity
  * and suppressions in force) or the export driver (a refusal, whatever the
  * configuration). */
@@ -80,7 +73,6 @@ struct qb_exporter {
 	const char *summary;
 	const char *extension;     /* of the output file, e.g. ".xml" */
 	int needs_file;            /* 1: cannot write to standard output (zip) */
-	enum qb_exporter_cost cost_hint;
 	int (*open)(void **state, const struct qb_export_opts *o, struct qb_error *err);
 	/* Once per bank file, before its questions. */
 	int (*bank)(void *state, const struct qb_bank_info *b, struct qb_error *err);

@@ -407,7 +407,7 @@ static int match_output(struct qb_mathml *m, const struct qb_buf *out, const str
 		reason(errs, failed++, why, sizeof(why));
 		rc = QB_EREFUSED;
 		qb_error_set(err, rc, "%s:%lu: question '%s': pandoc cannot convert the TeX '%s' to "
-			     "MathML%s%s; fix the formula (QTI players show MathML, not TeX)", m->path,
+			     "MathML%s%s; fix the formula (the package carries MathML, not TeX)", m->path,
 			     m->f[i].line, m->f[i].qid != SIZE_MAX ? str(m, m->f[i].qid) : "?",
 			     str(m, m->f[i].key) + 1, why[0] ? ": " : "", why);
 	}

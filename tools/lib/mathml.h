@@ -1,7 +1,8 @@
 /* TeX to MathML for the exporters whose consumers render MathML and not
- * TeX (QTI players): pandoc's converter (texmath), run once per bank file
- * for every distinct formula in it rather than once per formula (a pandoc
- * start costs about 50 ms). The file is read a second time, streaming and
+ * TeX (QTI players; Canvas, which typesets \( \) only with a setting):
+ * pandoc's converter (texmath), run once per bank file for every distinct
+ * formula in it rather than once per formula (a pandoc start costs about
+ * 50 ms). The file is read a second time, streaming and
  * hardened as the reader reads it, to collect its formulas before its
  * questions are written; memory grows with the distinct formulas of one
  * file, never with the bank. Pandoc keeps the TeX as the MathML's

@@ -18,13 +18,15 @@
  * would. Questions go back to the reader thread through a second queue to
  * be freed (their nodes may hold strings of the parser's dictionary).
  *
- * Where the rules run: beside a light question hook (statistics, most
- * exporters), so that the reader thread has only reading to do; on the
- * reader thread beside a heavy one, so that the hook has the other core
- * to itself. Either way the linter is used by one thread at a time (file
- * begin and end are called before the thread starts and after it is
- * joined), and the findings reach it straight from the reader when the
- * rules run on the reading thread.
+ * The rules run beside the question hook, on the calling thread, so that
+ * the reader thread has only reading to do and the linter is used by one
+ * thread (file begin and end are called before the reader thread starts
+ * and after it is joined). Putting them on the reader thread beside the
+ * QTI exporter's heavier hook did not pay (tools/bench/README.md).
+ *
+ * A run without a question hook (qbank lint) reads on the calling thread:
+ * the hand-over cost more than the overlap gained, 22 % more wall time and
+ * half as much CPU time again on a text-heavy bank (tools/bench/README.md).
  *
  * The queues are under one mutex, and a thread that waits is woken only
  * once BATCH questions (or the end) are ready for it, or BATCH places
@@ -193,7 +195,6 @@ struct pipe {
 	struct qb_reader *r;
 	size_t held;                  /* questions out of its hands */
 	struct rdiags pending;        /* findings, until queued */
-	struct qb_lint *lint_here;    /* non-NULL: the reader thread runs the rules */
 };
 
 /* The reader thread waits for room in the queue and a free slot, and
@@ -248,12 +249,6 @@ static void *read_all(void *arg)
 			qb_reader_release(p->r, mine[i]);
 		p->held -= n;
 		rc = qb_reader_next(p->r, &q);
-		if (p->lint_here && rc == 1) {
-			int lrc = qb_lint_question(p->lint_here, q);
-
-			if (lrc)
-				rc = lrc;
-		}
 		event_of(&ev, p->r, q, rc);
 		ev.diags = p->pending;
 		memset(&p->pending, 0, sizeof(p->pending));
@@ -312,10 +307,7 @@ static int pump(struct file_run *f, struct pipe *p, struct qb_error *err)
 	for (;;) {
 		struct event ev = next_event(p);
 
-		if (f->l)
-			rc = replay_diags(f->l, &ev.diags);   /* and frees them */
-		else
-			free_diags(&ev.diags);   /* none: they went to the linter directly */
+		rc = replay_diags(f->l, &ev.diags);   /* and frees them */
 		if (!ev.q) {
 			if (!rc)
 				rc = ev.rc;
@@ -409,19 +401,14 @@ int qb_pipeline_file(struct qb_pipeline *pl, const char *file, size_t index,
 	struct pipe *p = NULL;
 	int rc;
 
-	/* The findings go straight to the linter when the thread that reads
-	 * runs the rules; the hooks' side replays them otherwise. */
-	if (!pl->one_thread) {
+	/* With a reader thread, its findings are collected and replayed to
+	 * the linter on the hooks' side, in their place among the questions. */
+	if (!pl->one_thread && h && h->question) {
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			return QB_ENOMEM;
-		if (h && h->question && h->question_cost == QB_RUN_HEAVY) {
-			p->lint_here = pl->l;
-			f.l = NULL;
-		} else {
-			ro.on_diag = collect_diag;
-			ro.diag_ctx = &p->pending;
-		}
+		ro.on_diag = collect_diag;
+		ro.diag_ctx = &p->pending;
 	}
 	rc = qb_reader_open(&r, file, &ro, err);
 	if (!rc && p)

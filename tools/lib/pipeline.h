@@ -18,12 +18,6 @@
 #include "lint.h"
 #include "model.h"
 
-/* What the question hook costs, against reading a question. */
-enum qb_run_cost {
-	QB_RUN_LIGHT,   /* less (statistics, most exporters) */
-	QB_RUN_HEAVY    /* more (an exporter that renders and compresses) */
-};
-
 struct qb_run_hooks {
 	void *ctx;
 	/* Once per file, before its first question (or at its end when it has
@@ -33,9 +27,6 @@ struct qb_run_hooks {
 	int (*question)(void *ctx, const struct qb_question *q, struct qb_error *err);
 	/* Progress: bytes consumed of all files, and their total size. */
 	void (*progress)(void *ctx, unsigned long long done, unsigned long long total);
-	/* A cost hint for the pipeline (pipeline.h), which decides from it
-	 * where the rules run. */
-	enum qb_run_cost question_cost;
 };
 
 struct qb_pipeline;

@@ -24,8 +24,8 @@ enum qb_math_mode {
 	 * gives those elements inline content only, and so does QTI 2.1
 	 * (HTMLText.Type), whose items would otherwise fail the schema. */
 	QB_MATH_TEX_SPAN,
-	/* MathML written by the options' math_ml (the QTI exporters, through
-	 * mathml.h): what QTI players render. */
+	/* MathML written by the options' math_ml (the QTI and Canvas
+	 * exporters, through mathml.h): what QTI players and Canvas render. */
 	QB_MATH_MATHML
 };
 

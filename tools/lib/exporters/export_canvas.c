@@ -28,6 +28,10 @@
  * questions stay in the root section and the path is kept as the name
  * of Canvas's question bank (bank_title) of each of them.
  *
+ * Math is MathML with its TeX as annotation (mathml.h: one pandoc run per
+ * bank file), as in the QTI packages, in every HTML field; matching text
+ * is plain text in Canvas and keeps the TeX as written (README.md).
+ *
  * Memory: the items are written at once to a temporary file, with a
  * small record per question (its category path and its place in the
  * file); the commit copies them into the zip grouped by category. */
@@ -41,6 +45,7 @@
 #include "../core/array.h"
 #include "../core/map.h"
 #include "../imgpath.h"
+#include "../mathml.h"
 #include "../text.h"
 #include "qti_internal.h"
 
@@ -91,6 +96,7 @@ struct canvas {
 	struct qb_map groupmap;
 	struct qb_map medmap;
 	struct qti_names names;    /* entry names in use */
+	struct qb_mathml *math;    /* the current bank file's formulas as MathML */
 
 	size_t quiz;           /* arena: the quiz identifier and directory */
 	size_t title;
@@ -364,9 +370,15 @@ static void unquote_text(struct qb_buf *b)
 		b->ptr[o] = '\0';
 }
 
+/* Math goes as MathML (mathml.h), TeX kept as its annotation: Canvas's
+ * sanitiser keeps MathML in question, answer and feedback HTML, and its
+ * pages load MathJax for a visible <math> whatever the account's settings,
+ * where \( \) is typeset only with its "updated equation handling"
+ * (README.md, "Math as MathML"). */
 static int render(struct item *it, const xmlNode *n, const char *wrap)
 {
-	struct qb_rich_opts o = { QB_MATH_TEX, img_src, it->st, NULL, 0, NULL, NULL };
+	struct qb_rich_opts o = { QB_MATH_MATHML, img_src, it->st, NULL, 0, qti_math_write,
+				  it->st->math };
 	int rc;
 
 	qb_buf_clear(&it->h);
@@ -1007,6 +1019,7 @@ static void state_free(struct canvas *st)
 	if (st->xbuf)
 		xmlBufferFree(st->xbuf);
 	qb_rich_html_free(st->html);
+	qb_mathml_free(st->math);
 	qb_buf_dispose(&st->arena);
 	qb_buf_dispose(&st->src);
 	qb_buf_dispose(&st->description);
@@ -1038,6 +1051,8 @@ int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error
 		rc = QB_ENOMEM;
 	if (!rc)
 		rc = qb_rich_html_new(&st->html);
+	if (!rc)
+		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	if (!rc && !(st->items = tmpfile())) {
 		qb_error_set(err, QB_EIO, "canvas: cannot create a temporary file: %s", strerror(errno));
 		rc = QB_EIO;
@@ -1050,15 +1065,36 @@ int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error
 	return 0;
 }
 
+/* Converts the math of bank file FILE to MathML before its questions come
+ * (mathml.h: one pandoc run for the file), as the QTI exporters do: a
+ * formula pandoc cannot convert refuses the export at commit; pandoc
+ * missing fails it at once, since math never goes out as raw TeX. */
+static void math_load(struct canvas *st, const char *file)
+{
+	struct qb_error e = { 0, "" };
+	int rc;
+
+	if (!file || !file[0])
+		return;
+	rc = qb_mathml_load_file(st->math, file, &e);
+	if (rc == QB_EREFUSED)
+		qti_problem(&st->s, NULL, "%s", e.msg);
+	else if (rc)
+		qti_fail(&st->s, rc, &e);
+}
+
 /* The first bank file names the quiz: its id (as an ASCII file name) is
  * the quiz's identifier and directory, its title and description Canvas's
- * quiz title and description. */
+ * quiz title and description. Every file's math is converted here. */
 int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *err)
 {
 	struct canvas *st = state;
 	struct qb_buf t = QB_BUF_INIT;
 	int rc = 0;
 
+	if (st->s.failed)
+		return qti_failed(&st->s, err);
+	math_load(st, b->file);
 	if (st->s.failed || st->have_quiz)
 		return qti_failed(&st->s, err);
 	st->have_quiz = 1;
@@ -1078,13 +1114,14 @@ int qb_canvas_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	if (!rc)
 		rc = arena_add(st, t.ptr, t.len, &st->title);
 	if (!rc && b->description) {
-		struct qb_rich_opts ro = { QB_MATH_TEX, NULL, NULL, "p", 0, NULL, NULL };
+		struct qb_rich_opts ro = { QB_MATH_MATHML, NULL, NULL, "p", 0, qti_math_write, st->math };
 
 		ro.wrap = qb_rich_has_blocks(b->description) ? NULL : "p";
 		rc = qb_rich_html_render(st->html, &st->description, b->description, &ro);
 	}
 	qb_buf_dispose(&t);
-	if (rc)
+	/* QB_EREFUSED: a formula math_load has refused (and said why) */
+	if (rc && !(rc == QB_EREFUSED && st->s.nproblems))
 		qti_fail(&st->s, rc, NULL);
 	return qti_failed(&st->s, err);
 }
@@ -1128,6 +1165,9 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	/* a group whose points turn out mixed is undone at commit: its items
 	 * are then written into the root section, at the same depth */
 	rc = write_item(st, q, grp ? str(st, grp->title) : NULL, grp ? 4 : 3, st->xbuf);
+	/* QB_EREFUSED: a formula math_load has refused (and said why) */
+	if (rc == QB_EREFUSED && st->s.nproblems)
+		goto done;
 	if (rc) {
 		qti_fail(&st->s, rc, &e);
 		goto done;
