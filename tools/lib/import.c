@@ -53,14 +53,20 @@ struct cat {
 	const char *description;   /* rich text, or NULL */
 };
 
-/* A question written to the spool: where its XML is, and its digest. */
+/* A question written to the spool: where its XML is, and its digest.
+ * 24 bytes (fixed-width fields, the id kept apart) and its id in
+ * import.idtext: with the ids index, about 40 bytes a question, so that a
+ * million questions import in bounded memory (issue 23). */
 struct kept {
-	const char *id;
-	size_t cat;             /* SIZE_MAX: at the top of the bank */
 	uint64_t off;           /* its XML in the spool */
-	size_t len;
-	size_t next;            /* the next question of its category, SIZE_MAX: none */
+	uint32_t id;            /* offset of its id in import.idtext */
+	uint32_t cat;           /* KEPT_NONE: at the top of the bank */
+	uint32_t len;
+	uint32_t next;          /* the next question of its category, KEPT_NONE: none */
 };
+_Static_assert(sizeof(struct kept) == 24, "a kept question is most of an import's memory");
+
+#define KEPT_NONE UINT32_MAX
 
 /* Newlines inside texts are this byte in the spool, so that every newline
  * there is one of the writer's own, which the bank's writer indents (no
@@ -82,8 +88,9 @@ struct import {
 	struct qb_buf copy;     /* a question read back from the spool */
 	size_t top_first, top_last;   /* the questions outside any category */
 	const char *out;        /* the bank file, or NULL */
-	struct kept *v;
+	struct kept *v;         /* big (core/array.h), like idtext and ids */
 	size_t n, cap;
+	struct qb_buf idtext;   /* the questions' ids, each with its NUL */
 	struct cat *cats;
 	size_t ncats, capcats;
 	struct qb_map ids;      /* over v[].id */
@@ -128,18 +135,31 @@ const char *qb_import_names(void)
 
 /* ---- ids: valid NCNames, unique, stable from run to run ------------------ */
 
+/* The id of question K; valid until the next id is added (idtext may move). */
+static const char *kept_id(const struct import *im, const struct kept *k)
+{
+	return im->idtext.ptr + k->id;
+}
+
+/* A chain link or category of the fixed-width fields, as an index. */
+static size_t kept_index(uint32_t v)
+{
+	return v == KEPT_NONE ? SIZE_MAX : v;
+}
+
 static uint64_t id_hash(void *ctx, size_t rec)
 {
 	const struct import *im = ctx;
+	const char *id = kept_id(im, &im->v[rec]);
 
-	return qb_hash64(im->v[rec].id, strlen(im->v[rec].id));
+	return qb_hash64(id, strlen(id));
 }
 
 static int id_same(void *ctx, size_t rec, const void *key)
 {
 	const struct import *im = ctx;
 
-	return strcmp(im->v[rec].id, key) == 0;
+	return strcmp(kept_id(im, &im->v[rec]), key) == 0;
 }
 
 static const struct qb_map_ops id_ops = { id_hash, id_same };
@@ -203,9 +223,12 @@ static int assign_id(struct import *im, size_t rec, const struct qb_imp_question
 	for (k = 2; qb_map_find(&im->ids, qb_hash64(id, strlen(id)), &id_ops, im, id) != QB_MAP_NONE;
 	     k++)
 		snprintf(id, sizeof(id), "%s-%lu", base, k);
-	im->v[rec].id = qb_arena_strndup(&im->arena, id, strlen(id));
-	if (!im->v[rec].id)
+	if (im->idtext.len > UINT32_MAX)
 		return QB_ENOMEM;
+	im->v[rec].id = (uint32_t)im->idtext.len;
+	rc = qb_buf_add(&im->idtext, id, strlen(id) + 1);
+	if (rc)
+		return rc;
 	rc = qb_map_insert(&im->ids, qb_hash64(id, strlen(id)), rec, &id_ops, im);
 	return rc;
 }
@@ -380,13 +403,15 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 		return rc;
 	memset(&x, 0, sizeof(x));
 	x.w = im->qw;
-	write_question(&x, q, k->id);
+	write_question(&x, q, kept_id(im, k));
 	if (x.rc || xmlTextWriterFlush(im->qw) < 0)
 		return QB_ENOMEM;
 	s = (const char *)xmlBufferContent(im->qbuf);
 	len = (size_t)xmlBufferLength(im->qbuf);
+	if (len > UINT32_MAX)
+		return QB_ENOMEM;
 	k->off = im->spool_len;
-	k->len = len;
+	k->len = (uint32_t)len;
 	if (fwrite(s, 1, len, im->spool) != len) {
 		snprintf(im->media_err, sizeof(im->media_err), "the import's temporary file: %s",
 			 strerror(errno));
@@ -454,18 +479,26 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 	c.distractors = ds;
 	if (oom)
 		return QB_ENOMEM;
-	k.cat = SIZE_MAX;
-	k.next = SIZE_MAX;
+	k.cat = KEPT_NONE;
+	k.next = KEPT_NONE;
 	if (q->category) {
 		const char *cat = keep_text(qa, q->category, 0, &oom, &enc);
+		size_t ci;
 
 		if (oom)
 			return QB_ENOMEM;
-		if ((rc = find_cat(im, cat, &k.cat)) != 0)
+		if ((rc = find_cat(im, cat, &ci)) != 0)
 			return rc;
+		if (ci != SIZE_MAX) {
+			if (ci >= KEPT_NONE)
+				return QB_ENOMEM;
+			k.cat = (uint32_t)ci;
+		}
 	}
-	if (QB_ARRAY_PUSH(im->v, im->n, im->cap, k))
+	/* question numbers must fit the 32-bit links */
+	if (im->n >= KEPT_NONE - 1 || QB_ARRAY_RESERVE_BIG(im->v, im->cap, im->n + 1))
 		return QB_ENOMEM;
+	im->v[im->n++] = k;
 	rc = assign_id(im, im->n - 1, &c);
 	if (!rc)
 		rc = spool_question(im, &c, &im->v[im->n - 1]);
@@ -473,7 +506,7 @@ static int sink_question(void *ctx, const struct qb_imp_question *q)
 		rc = qb_diags_add(im->diags, im->path, q->line, QB_SEV_WARNING,
 				  qb_rules[QB_RULE_IMPORT_ENCODING].id, NULL,
 				  "question '%s': bytes that are not UTF-8 read as Windows-1252, "
-				  "control characters dropped", im->v[im->n - 1].id);
+				  "control characters dropped", kept_id(im, &im->v[im->n - 1]));
 	return rc;
 }
 
@@ -958,7 +991,7 @@ static void write_items(struct qb_xw *x, struct import *im, size_t cat)
 
 	for (i = 0; i < im->ncats; i++)
 		if (im->cats[i].parent == cat) {
-			for (; q != SIZE_MAX && q < im->cats[i].born; q = im->v[q].next)
+			for (; q != SIZE_MAX && q < im->cats[i].born; q = kept_index(im->v[q].next))
 				copy_question(x, im, &im->v[q]);
 			qb_xw_start(x, "category");
 			qb_xw_attr(x, "name", im->cats[i].name);
@@ -966,7 +999,7 @@ static void write_items(struct qb_xw *x, struct import *im, size_t cat)
 			write_items(x, im, i);
 			qb_xw_end(x);
 		}
-	for (; q != SIZE_MAX; q = im->v[q].next)
+	for (; q != SIZE_MAX; q = kept_index(im->v[q].next))
 		copy_question(x, im, &im->v[q]);
 }
 
@@ -980,14 +1013,14 @@ static void chain(struct import *im)
 		im->cats[i].first = im->cats[i].last = SIZE_MAX;
 	for (i = 0; i < im->n; i++) {
 		struct kept *k = &im->v[i];
-		size_t *first = k->cat == SIZE_MAX ? &im->top_first : &im->cats[k->cat].first;
-		size_t *last = k->cat == SIZE_MAX ? &im->top_last : &im->cats[k->cat].last;
+		size_t *first = k->cat == KEPT_NONE ? &im->top_first : &im->cats[k->cat].first;
+		size_t *last = k->cat == KEPT_NONE ? &im->top_last : &im->cats[k->cat].last;
 
-		k->next = SIZE_MAX;
+		k->next = KEPT_NONE;
 		if (*first == SIZE_MAX)
 			*first = i;
 		else
-			im->v[*last].next = i;
+			im->v[*last].next = (uint32_t)i;
 		*last = i;
 	}
 }
@@ -1000,7 +1033,7 @@ static size_t title_cat(const struct import *im)
 	size_t i, top = SIZE_MAX;
 
 	for (i = 0; i < im->n; i++)
-		if (im->v[i].cat == SIZE_MAX)
+		if (im->v[i].cat == KEPT_NONE)
 			return SIZE_MAX;
 	for (i = 0; i < im->ncats; i++)
 		if (im->cats[i].parent == SIZE_MAX) {
@@ -1104,6 +1137,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	int rc = 0;
 
 	memset(&im, 0, sizeof(im));
+	im.idtext = (struct qb_buf)QB_BUF_INIT_BIG;
 	im.diags = diags;
 	im.media_fd = -1;
 	im.out = opts->out;
@@ -1154,7 +1188,8 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	free(im.media_tmp);
 	qb_array_free(im.mf, im.capmf, sizeof(*im.mf), 0);
 	qb_map_dispose(&im.ids);
-	qb_array_free(im.v, im.cap, sizeof(*im.v), 0);
+	qb_array_free(im.v, im.cap, sizeof(*im.v), QB_ARRAY_BIG);
+	qb_buf_dispose(&im.idtext);
 	qb_array_free(im.cats, im.capcats, sizeof(*im.cats), 0);
 	qb_arena_dispose(&im.arena);
 	return rc;

@@ -1,5 +1,5 @@
-/* Arrays that grow to many megabytes (the bank-wide digests: about 55
- * bytes a question, 60 MB at a million questions) live in mappings of
+/* Arrays that grow to many megabytes (the bank-wide digests: about 43
+ * bytes a question, 43 MB at a million questions) live in mappings of
  * their own and grow with mremap: the kernel moves the pages, so growing
  * never holds the old and the new copy at once, whatever the process's
  * malloc does with realloc (some allocators copy). Fresh memory reads as

@@ -18,8 +18,11 @@
  * an unlinked temporary file (the spool) as they stream past, each with the
  * offset of its findings' place recorded, and commit writes the page's head,
  * summary and table of contents, then copies the spool, putting each
- * question's findings into its place. What stays in memory per question is
- * that record (file, line, offset, its findings' bytes).
+ * question's findings into its place. Those records (file, line, offset)
+ * go to a second temporary file, read once in order when the findings come
+ * (which are sorted the same way for it), so that nothing stays in memory
+ * per question: only a place per question that has findings (issue 23: a
+ * million questions in bounded memory).
  *
  * Ownership: the state (struct html) owns the writers, the spool, the
  * atomic output and copies of everything it keeps; commit and abort free
@@ -42,11 +45,17 @@
 #include "../text.h"
 #include "html_assets.h"
 
-/* One question of the page, as commit needs it. */
+/* One question of the page, as the findings need it: a record of the
+ * places file, in page order (by file, then line). */
 struct qrec {
-	size_t file;               /* index into files */
-	unsigned long line;
 	uint64_t slot;             /* spool offset of its findings' place */
+	uint64_t file;             /* index into files */
+	uint64_t line;
+};
+
+/* A question that has findings, in page order. */
+struct place {
+	uint64_t slot;             /* as in its qrec */
 	size_t f_off, f_len;       /* its findings' HTML in st->fhtml */
 };
 
@@ -76,8 +85,10 @@ struct html {
 	char *title;               /* of the first bank */
 	char *lang;                /* of the first bank */
 
-	struct qrec *qs;
-	size_t nq, capq;
+	FILE *qrecs;               /* the questions' struct qrec */
+	size_t nq;
+	struct place *places;
+	size_t nplaces, capplaces;
 	struct cat *cats;
 	size_t ncats, capcats;
 	int in_cat;                /* a <section class="cat"> is open */
@@ -587,7 +598,7 @@ static int write_meta(struct html *st, const struct qb_question *q)
 
 static int write_question(struct html *st, const struct qb_question *q)
 {
-	struct qrec *r;
+	struct qrec r;
 	size_t i;
 
 	if (switch_category(st, q))
@@ -617,13 +628,14 @@ static int write_question(struct html *st, const struct qb_question *q)
 	write_meta(st, q);
 	end(st);
 	/* the findings' place: right after the header */
-	if (drain(st) || QB_ARRAY_RESERVE(st->qs, st->capq, st->nq + 1))
-		return st->rc ? st->rc : (st->rc = QB_ENOMEM);
-	r = &st->qs[st->nq++];
-	r->file = st->nfiles ? st->nfiles - 1 : 0;
-	r->line = q->line;
-	r->slot = st->spooled;
-	r->f_off = r->f_len = 0;
+	if (drain(st))
+		return st->rc;
+	r.file = st->nfiles ? st->nfiles - 1 : 0;
+	r.line = q->line;
+	r.slot = st->spooled;
+	if (fwrite(&r, sizeof(r), 1, st->qrecs) != 1)
+		return st->rc = QB_EIO;
+	st->nq++;
 
 	rich(st, "div", "stem", q->stem);
 	bodies[q->type](st, q);
@@ -657,6 +669,8 @@ static void state_free(struct html *st)
 		xmlBufferFree(st->sbuf);
 	if (st->spool)
 		(void)fclose(st->spool);   /* a temporary, discarded */
+	if (st->qrecs)
+		(void)fclose(st->qrecs);   /* a temporary, discarded */
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
 	qb_buf_dispose(&st->img);
@@ -668,7 +682,7 @@ static void state_free(struct html *st)
 	for (i = 0; i < st->ncats; i++)
 		free(st->cats[i].path);
 	free(st->cats);
-	free(st->qs);
+	free(st->places);
 	free(st->title);
 	free(st->lang);
 	free(st);
@@ -705,7 +719,8 @@ int qb_html_open(void **state, const struct qb_export_opts *o, struct qb_error *
 		return rc;
 	}
 	st->spool = tmpfile();
-	if (!st->spool) {
+	st->qrecs = st->spool ? tmpfile() : NULL;
+	if (!st->qrecs) {
 		qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
 		qb_html_abort(st);
 		return QB_EIO;
@@ -776,32 +791,18 @@ int qb_html_question(void *state, const struct qb_question *q, struct qb_error *
 	return st->rc == QB_ENOMEM ? QB_ENOMEM : 0;
 }
 
-/* The question a finding concerns: the last one of its file that starts
- * at or before its line; SIZE_MAX for a finding about a file or the run. */
-static size_t finding_question(const struct html *st, const struct qb_export_finding *f)
+/* The file of a finding that concerns a question (an index into files);
+ * SIZE_MAX for a finding about a file or the run. */
+static size_t finding_file(const struct html *st, const struct qb_export_finding *f)
 {
-	size_t fi, lo = 0, hi = st->nq;
+	size_t fi;
 
 	if (!f->question || !f->line)
 		return SIZE_MAX;
 	for (fi = 0; fi < st->nfiles; fi++)
 		if (strcmp(st->files[fi], f->file) == 0)
 			break;
-	if (fi == st->nfiles)
-		return SIZE_MAX;
-	/* first record after (fi, line) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct qrec *r = &st->qs[mid];
-
-		if (r->file < fi || (r->file == fi && r->line <= f->line))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || st->qs[lo - 1].file != fi)
-		return SIZE_MAX;
-	return lo - 1;
+	return fi == st->nfiles ? SIZE_MAX : fi;
 }
 
 /* One finding: severity, rule, place, message, and the rule's explanation
@@ -862,7 +863,22 @@ struct fref {
 	size_t q;                  /* question, SIZE_MAX for the run's */
 	size_t i;                  /* index of the finding */
 	const char *rule;          /* its rule id */
+	size_t file;               /* finding_file */
+	unsigned long line;
+	uint64_t slot;             /* its question's findings' place */
 };
+
+/* Page order: by file (the run's findings last), line, then as given. */
+static int cmp_page(const void *a, const void *b)
+{
+	const struct fref *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
 
 static int cmp_rule(const void *a, const void *b)
 {
@@ -958,6 +974,41 @@ static int write_summary(struct html *st, const struct qb_export_finding *v, siz
 	return take(st, &st->summary);
 }
 
+/* Gives each finding of REFS (N, in page order) the question it concerns:
+ * the last one of its file that starts at or before its line. The
+ * questions' records are read once, in order, beside the findings. */
+static int find_questions(struct html *st, struct fref *refs, size_t n)
+{
+	struct qrec r = { 0, 0, 0 }, last = { 0, 0, 0 };
+	size_t k, nread = 0, lastq = SIZE_MAX;
+	int ahead = 0;   /* r holds record nread - 1, not yet taken */
+
+	if (fflush(st->qrecs) != 0 || fseek(st->qrecs, 0, SEEK_SET) != 0)
+		return QB_EIO;
+	for (k = 0; k < n && refs[k].file != SIZE_MAX; k++) {
+		for (;;) {
+			if (!ahead) {
+				if (nread == st->nq)
+					break;
+				if (fread(&r, sizeof(r), 1, st->qrecs) != 1)
+					return QB_EIO;
+				nread++;
+				ahead = 1;
+			}
+			if (r.file > refs[k].file || (r.file == refs[k].file && r.line > refs[k].line))
+				break;
+			last = r;
+			lastq = nread - 1;
+			ahead = 0;
+		}
+		if (lastq != SIZE_MAX && last.file == refs[k].file) {
+			refs[k].q = lastq;
+			refs[k].slot = last.slot;
+		}
+	}
+	return 0;
+}
+
 int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 		     struct qb_error *err)
 {
@@ -965,6 +1016,7 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 	struct fref *byq = n ? calloc(n, sizeof(*byq)) : NULL;
 	struct fref *byrule = n ? calloc(n, sizeof(*byrule)) : NULL;
 	size_t i, j;
+	int rc;
 
 	(void)err;
 	if (n && (!byq || !byrule)) {
@@ -980,17 +1032,33 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 	st->in_cat = 0;
 	drain(st);
 	for (i = 0; i < n; i++) {
-		byq[i].q = finding_question(st, &v[i]);
+		byq[i].q = SIZE_MAX;
 		byq[i].i = i;
+		byq[i].file = finding_file(st, &v[i]);
+		byq[i].line = v[i].line;
 	}
 	if (n)
-		memcpy(byrule, byq, n * sizeof(*byq));
+		qsort(byq, n, sizeof(*byq), cmp_page);
+	rc = find_questions(st, byq, n);
+	if (rc) {
+		free(byq);
+		free(byrule);
+		return st->rc = rc;
+	}
+	for (i = 0; i < n; i++)
+		byrule[byq[i].i] = byq[i];
 	if (n)
 		qsort(byq, n, sizeof(*byq), cmp_fref);
 	for (i = 0; i < n && byq[i].q != SIZE_MAX; i = j) {
-		struct qrec *r = &st->qs[byq[i].q];
+		struct place *pl;
 
-		r->f_off = st->fhtml.len;
+		if (QB_ARRAY_RESERVE(st->places, st->capplaces, st->nplaces + 1)) {
+			st->rc = QB_ENOMEM;
+			break;
+		}
+		pl = &st->places[st->nplaces++];
+		pl->slot = byq[i].slot;
+		pl->f_off = st->fhtml.len;
 		start_cls(st, "aside", "findings");
 		attr(st, "aria-label", "Lint findings");
 		start(st, "ul");
@@ -1000,7 +1068,7 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 		end(st);
 		nl(st);
 		take(st, &st->fhtml);
-		r->f_len = st->fhtml.len - r->f_off;
+		pl->f_len = st->fhtml.len - pl->f_off;
 	}
 	write_summary(st, v, n, byrule);
 	free(byq);
@@ -1151,20 +1219,20 @@ static int copy_bytes(struct html *st, uint64_t n)
 static int copy_spool(struct html *st)
 {
 	uint64_t pos = 0;
-	size_t qi;
+	size_t pi;
 
 	if (st->rc)
 		return st->rc;
 	if (fflush(st->spool) != 0 || fseek(st->spool, 0, SEEK_SET) != 0)
 		return st->rc = QB_EIO;
-	for (qi = 0; qi < st->nq && !st->rc; qi++) {
-		const struct qrec *r = &st->qs[qi];
+	for (pi = 0; pi < st->nplaces && !st->rc; pi++) {
+		const struct place *pl = &st->places[pi];
 
-		if (!r->f_len)
+		if (!pl->f_len)
 			continue;
-		copy_bytes(st, r->slot - pos);
-		pos = r->slot;
-		raw(st, st->fhtml.ptr + r->f_off, r->f_len);
+		copy_bytes(st, pl->slot - pos);
+		pos = pl->slot;
+		raw(st, st->fhtml.ptr + pl->f_off, pl->f_len);
 	}
 	return copy_bytes(st, UINT64_MAX);
 }

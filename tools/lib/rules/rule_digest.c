@@ -8,13 +8,24 @@
  * seen, so an inline suppression before that question silences it.
  *
  * Layout (memory must stay a few dozen bytes per question: benchmarks go
- * to a million questions and lint must stay under 64 MB there, issue 8):
- *   recs   one 24-byte record per question that is the first with its id,
- *          its stem, its stem and body, or its option set and key: the
- *          hashes, and the offset of its line and id in TEXT. The id rule and
- *          the three digest rules share the record of a question.
- *   text   one growing big buffer: per record the line (4 bytes), the id
- *          and a NUL; no allocation per id.
+ * to a million questions and every command must stay under 64 MB there,
+ * issues 8 and 23):
+ *   recs   one 16-byte record per question that is the first with its id,
+ *          its stem, its stem and body, or its option set and key: the two
+ *          64-bit hashes. The id rule and the three digest rules share the
+ *          record of a question.
+ *   keys   beside recs, 4 bytes per record: the key's hash.
+ *   names  one growing big buffer holding every record's line and id,
+ *          front-coded in record order: the line as a signed difference
+ *          from the previous record's (a varint, one byte within a file),
+ *          how many leading bytes the id shares with the previous record's
+ *          id (a varint), the rest of the id and a NUL. Every RESTART-th
+ *          record starts afresh (line from 0, nothing shared) and its
+ *          offset is in restart[], so that one record's line and id are
+ *          decoded from at most RESTART entries. Ids of a bank mostly
+ *          differ from the one before in their last characters ("q0000041",
+ *          "q0000042"), so an entry takes 4 bytes where the id itself and
+ *          a line took 13.
  *   runs   the record numbers where the file changes; records come in run
  *          order, so a record's file is found by binary search there instead
  *          of being stored in every record.
@@ -22,9 +33,11 @@
  *          option set and key: 4-byte slots holding the record number and
  *          a few bits of the key's hash. Keys are read from the records,
  *          not stored again. They grow by 1.5x at 3/4 full.
- * A question of a bank without duplicates thus costs 24 + 5 + id length
- * bytes, plus 4 bytes / load (1/2 to 3/4) in each of three indexes: about
- * 55 bytes with 8-character ids.
+ * A question of a bank without duplicates thus costs 16 + 4 bytes of
+ * record, its names entry (4 bytes with the generator's 8-character ids,
+ * plus 1/16 of a restart entry: its offset and a whole id), and 4 bytes /
+ * load (1/2 to 3/4) in each of three indexes: about 43 bytes (it was 55,
+ * with the id and line stored whole and a text offset per record).
  *
  * The first question with a stem is only in the stem index; the stem-and-
  * body index holds only later versions of a stem with another body. The
@@ -37,7 +50,7 @@
  * with a million questions the chance is about 3e-8. The key (correct
  * options) keeps 32 bits: it is only compared once the 64-bit option-set
  * hashes are equal, i.e. between keys of one option set. Ids are compared
- * as strings.
+ * as strings (decoded from names when the index's hash bits match).
  *
  * Ownership: the digests belong to the rule context (cx->digests), created
  * on first use and freed by qb_rule_digests_free. */
@@ -56,10 +69,8 @@
 struct rec {
 	uint64_t stem;     /* 0 = empty stem (never compared) */
 	uint64_t set;      /* option set (choice) or body (other types) */
-	uint32_t key;      /* the correct options, as a set (choice), folded */
-	uint32_t text;     /* offset of the line and id in digests.text */
 };
-_Static_assert(sizeof(struct rec) == 24, "a record is the bulk of the per-question memory");
+_Static_assert(sizeof(struct rec) == 16, "a record is the bulk of the per-question memory");
 
 /* What an index compares: a question being looked up, or a record. */
 struct probe {
@@ -78,14 +89,24 @@ struct file_run {
 
 #define MAX_POSITIONS 26
 
-/* recs, text and the indexes' slots are big (core/array.h, core/buf.h,
+/* Every RESTART-th record's names entry stands alone (see the layout). */
+#define RESTART 16
+
+/* recs, keys, names, restart and the indexes' slots are big (core/array.h, core/buf.h,
  * core/map.h): they are most of lint's memory at a million questions, and
  * they grow without holding two copies. Record numbers here count from 1
  * (0: none); the indexes number them from 0. */
 struct qb_rule_digests {
 	struct rec *recs;
 	size_t nrecs, caprecs;
-	struct qb_buf text;
+	uint32_t *keys;         /* the correct options, as a set (choice), folded */
+	size_t capkeys;
+	struct qb_buf names;
+	uint32_t *restart;      /* names offset of records 0, RESTART, 2 RESTART, ... */
+	size_t caprestart;
+	uint32_t last_line;     /* the line and id of the last record added */
+	struct qb_buf last_id;
+	struct qb_buf name_id;  /* a decoded id (rec_name); room for the longest */
 	struct file_run *runs;
 	size_t nruns, capruns;
 	struct qb_map tab[NTABLES];
@@ -114,7 +135,11 @@ void qb_rule_digests_free(struct qb_rule_digests *d)
 	if (!d)
 		return;
 	qb_array_free(d->recs, d->caprecs, sizeof(*d->recs), QB_ARRAY_BIG);
-	qb_buf_dispose(&d->text);
+	qb_array_free(d->keys, d->capkeys, sizeof(*d->keys), QB_ARRAY_BIG);
+	qb_array_free(d->restart, d->caprestart, sizeof(*d->restart), QB_ARRAY_BIG);
+	qb_buf_dispose(&d->names);
+	qb_buf_dispose(&d->last_id);
+	qb_buf_dispose(&d->name_id);
 	free(d->runs);
 	for (i = 0; i < NTABLES; i++)
 		qb_map_dispose(&d->tab[i]);
@@ -130,7 +155,7 @@ static struct qb_rule_digests *digests(struct qb_rule_ctx *cx)
 			struct qb_buf big = QB_BUF_INIT_BIG;
 
 			cx->digests->serial = cx->digests->rec_serial = (size_t)-1;
-			cx->digests->text = big;
+			cx->digests->names = big;
 		}
 	}
 	return cx->digests;
@@ -153,17 +178,118 @@ static const struct rec *rec_at(const struct qb_rule_digests *d, size_t rec1)
 	return &d->recs[rec1 - 1];
 }
 
-static unsigned long rec_line(const struct qb_rule_digests *d, size_t rec1)
-{
-	uint32_t line;
+/* ---- names: the line and id of each record, front-coded -------------- */
 
-	memcpy(&line, d->text.ptr + rec_at(d, rec1)->text, sizeof(line));
-	return line;
+static int put_varint(struct qb_buf *b, uint64_t v)
+{
+	unsigned char out[10];
+	size_t n = 0;
+
+	do {
+		out[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		out[n++] |= v ? 0x80 : 0;
+	} while (v);
+	return qb_buf_add(b, out, n);
 }
 
-static const char *rec_id(const struct qb_rule_digests *d, size_t rec1)
+/* Reads what put_varint wrote; the names are the rules' own bytes. */
+static uint64_t get_varint(const unsigned char **p)
 {
-	return d->text.ptr + rec_at(d, rec1)->text + sizeof(uint32_t);
+	uint64_t v = 0;
+	unsigned shift = 0;
+	unsigned char c;
+
+	do {
+		c = *(*p)++;
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+/* A line's difference from the previous one, small either way: zigzag. */
+static uint64_t line_delta(uint32_t line, uint32_t prev)
+{
+	int64_t d = (int64_t)line - (int64_t)prev;
+
+	return d < 0 ? ((uint64_t)(-d) << 1) - 1 : (uint64_t)d << 1;
+}
+
+static uint32_t line_undelta(uint32_t prev, uint64_t z)
+{
+	int64_t d = (z & 1) ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
+
+	return (uint32_t)((int64_t)prev + d);
+}
+
+/* Appends the names entry of record d->nrecs (not yet counted); room is
+ * made first, so that on an error the names are as they were. */
+static int add_name(struct qb_rule_digests *d, uint32_t line, const char *id)
+{
+	size_t len = strlen(id), shared = 0, at = d->names.len;
+	int err;
+
+	if (at > UINT32_MAX)
+		return QB_ENOMEM;
+	if (d->nrecs % RESTART == 0) {
+		err = QB_ARRAY_RESERVE_BIG(d->restart, d->caprestart, d->nrecs / RESTART + 1);
+		if (err)
+			return err;
+		d->restart[d->nrecs / RESTART] = (uint32_t)at;
+		d->last_line = 0;
+		qb_buf_clear(&d->last_id);
+	}
+	/* rec_name decodes into name_id without allocating */
+	if (len >= d->name_id.cap) {
+		qb_buf_clear(&d->name_id);
+		err = qb_buf_grow(&d->name_id, len);
+		if (err)
+			return err;
+	}
+	err = qb_buf_grow(&d->last_id, len);
+	if (err)
+		return err;
+	while (shared < len && shared < d->last_id.len && id[shared] == d->last_id.ptr[shared])
+		shared++;
+	err = put_varint(&d->names, line_delta(line, d->last_line));
+	if (!err)
+		err = put_varint(&d->names, shared);
+	if (!err)
+		err = qb_buf_add(&d->names, id + shared, len - shared + 1);   /* and its NUL */
+	if (err) {
+		d->names.len = at;
+		if (d->names.ptr)
+			d->names.ptr[at] = '\0';
+		return err;
+	}
+	memcpy(d->last_id.ptr + shared, id + shared, len - shared + 1);
+	d->last_id.len = len;
+	d->last_line = line;
+	return 0;
+}
+
+/* The line and id of record REC1, decoded forward from the restart entry
+ * at or before it; *ID stays valid until the next record is added or
+ * decoded. */
+static void rec_name(struct qb_rule_digests *d, size_t rec1, unsigned long *line, const char **id)
+{
+	size_t r = rec1 - 1, i;
+	const unsigned char *p = (const unsigned char *)d->names.ptr + d->restart[r / RESTART];
+	uint32_t l = 0;
+	char *out = d->name_id.ptr;
+
+	for (i = r - r % RESTART; i <= r; i++) {
+		size_t shared, n;
+
+		l = line_undelta(l, get_varint(&p));
+		shared = (size_t)get_varint(&p);
+		n = strlen((const char *)p);
+		memcpy(out + shared, p, n + 1);
+		p += n + 1;
+	}
+	*line = l;
+	*id = out;
 }
 
 /* The file of a record: the last run that starts at or before it. */
@@ -233,31 +359,35 @@ static int same_set(const struct probe *a, const struct probe *b)
 	return a->set == b->set && a->key == b->key;
 }
 
-static struct probe probe_of(const struct qb_rule_digests *d, size_t rec1)
+/* A record as a probe; its id is decoded only for the id index. */
+static struct probe probe_of(struct qb_rule_digests *d, size_t rec1, int with_id)
 {
 	const struct rec *r = rec_at(d, rec1);
-	struct probe p = { r->stem, r->set, r->key, rec_id(d, rec1) };
+	struct probe p = { r->stem, r->set, d->keys[rec1 - 1], NULL };
+	unsigned long line;
 
+	if (with_id)
+		rec_name(d, rec1, &line, &p.id);
 	return p;
 }
 
 /* The index's view of a kind: a record's hash, and whether a record
  * (numbered from 0) matches a probe. */
-#define KIND_OPS(kind)                                                              \
+#define KIND_OPS(kind, with_id)                                                     \
 	static uint64_t rec_hash_##kind(void *ctx, size_t rec)                      \
 	{                                                                           \
-		struct probe r = probe_of(ctx, rec + 1);                            \
+		struct probe r = probe_of(ctx, rec + 1, with_id);                   \
 		return hash_##kind(&r);                                             \
 	}                                                                           \
 	static int rec_same_##kind(void *ctx, size_t rec, const void *key)          \
 	{                                                                           \
-		struct probe r = probe_of(ctx, rec + 1);                            \
+		struct probe r = probe_of(ctx, rec + 1, with_id);                   \
 		return same_##kind(&r, key);                                        \
 	}
-KIND_OPS(id)
-KIND_OPS(stem)
-KIND_OPS(question)
-KIND_OPS(set)
+KIND_OPS(id, 1)
+KIND_OPS(stem, 0)
+KIND_OPS(question, 0)
+KIND_OPS(set, 0)
 
 /* by enum table_kind */
 static const struct {
@@ -280,7 +410,7 @@ static size_t table_find(struct qb_rule_digests *d, enum table_kind k, const str
 
 static int table_insert(struct qb_rule_digests *d, enum table_kind k, size_t rec1)
 {
-	struct probe p = probe_of(d, rec1);
+	struct probe p = probe_of(d, rec1, k == BY_ID);
 
 	return qb_map_insert(&d->tab[k], kinds[k].hash(&p), rec1 - 1, &kinds[k].ops, d);
 }
@@ -291,29 +421,26 @@ static int this_rec(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const str
 		    size_t *out)
 {
 	uint32_t line = q->line > UINT32_MAX ? UINT32_MAX : (uint32_t)q->line;
-	struct rec *r;
 	int err;
 
 	if (d->rec_serial == cx->serial) {
 		*out = d->cur_rec;
 		return 0;
 	}
-	/* record numbers + 1 and text offsets must fit the 32-bit fields */
-	if (d->nrecs >= UINT32_MAX - 1 || d->text.len > UINT32_MAX)
+	/* record numbers + 1 must fit the indexes' 32-bit slots */
+	if (d->nrecs >= UINT32_MAX - 1)
 		return QB_ENOMEM;
 	err = QB_ARRAY_RESERVE_BIG(d->recs, d->caprecs, d->nrecs + 1);
 	if (!err)
-		err = add_run(d, q->file_index);
-	if (err)
-		return err;
-	r = &d->recs[d->nrecs];
-	memset(r, 0, sizeof(*r));
-	r->text = (uint32_t)d->text.len;
-	err = qb_buf_add(&d->text, &line, sizeof(line));
+		err = QB_ARRAY_RESERVE_BIG(d->keys, d->capkeys, d->nrecs + 1);
 	if (!err)
-		err = qb_buf_add(&d->text, q->id ? q->id : "", q->id ? strlen(q->id) + 1 : 1);
+		err = add_run(d, q->file_index);
+	if (!err)
+		err = add_name(d, line, q->id ? q->id : "");
 	if (err)
 		return err;
+	memset(&d->recs[d->nrecs], 0, sizeof(d->recs[d->nrecs]));
+	d->keys[d->nrecs] = 0;
 	d->nrecs++;
 	d->rec_serial = cx->serial;
 	*out = d->cur_rec = d->nrecs;
@@ -333,7 +460,7 @@ static int add_to(struct qb_rule_ctx *cx, struct qb_rule_digests *d, const struc
 	r = &d->recs[rec1 - 1];
 	r->stem = p->stem;
 	r->set = p->set;
-	r->key = p->key;
+	d->keys[rec1 - 1] = p->key;
 	return table_insert(d, k, rec1);
 }
 
@@ -507,41 +634,50 @@ static int prepare(struct qb_rule_ctx *cx, const struct qb_question *q, struct q
 int qb_rule_question_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	struct qb_rule_digests *d;
+	unsigned long line;
+	const char *id;
 	int err = prepare(cx, q, &d);
 
 	if (err || !d->qdup)
 		return err;
+	rec_name(d, d->qdup, &line, &id);
 	return qb_rule_report(cx, QB_RULE_QUESTION_DUPLICATE, q->line,
 			      "question '%s' repeats question '%s' (%s:%lu): same stem, same options; "
-			      "keep one copy", qb_rule_qid(q), rec_id(d, d->qdup),
-			      qb_rule_file_name(cx, rec_file(d, d->qdup)), rec_line(d, d->qdup));
+			      "keep one copy", qb_rule_qid(q), id,
+			      qb_rule_file_name(cx, rec_file(d, d->qdup)), line);
 }
 
 int qb_rule_stem_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	struct qb_rule_digests *d;
+	unsigned long line;
+	const char *id;
 	int err = prepare(cx, q, &d);
 
 	if (err || !d->sdup)
 		return err;
+	rec_name(d, d->sdup, &line, &id);
 	return qb_rule_report(cx, QB_RULE_STEM_DUPLICATE, q->line,
 			      "question '%s' has the same stem as question '%s' (%s:%lu) but other "
 			      "options; merge the two versions or reword one stem", qb_rule_qid(q),
-			      rec_id(d, d->sdup), qb_rule_file_name(cx, rec_file(d, d->sdup)),
-			      rec_line(d, d->sdup));
+			      id, qb_rule_file_name(cx, rec_file(d, d->sdup)),
+			      line);
 }
 
 int qb_rule_option_set_reused(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	struct qb_rule_digests *d;
+	unsigned long line;
+	const char *id;
 	int err = prepare(cx, q, &d);
 
 	if (err || !d->oset)
 		return err;
+	rec_name(d, d->oset, &line, &id);
 	return qb_rule_report(cx, QB_RULE_OPTION_SET_REUSED, q->line,
 			      "question '%s' reuses the option set and key of question '%s' (%s:%lu)%s",
-			      qb_rule_qid(q), rec_id(d, d->oset),
-			      qb_rule_file_name(cx, rec_file(d, d->oset)), rec_line(d, d->oset),
+			      qb_rule_qid(q), id,
+			      qb_rule_file_name(cx, rec_file(d, d->oset)), line,
 			      d->stem && rec_at(d, d->oset)->stem
 				      ? " under another stem; check that the two ask different things"
 				      : "; a stem is empty, so the two cannot be told apart");
@@ -561,14 +697,19 @@ int qb_rule_id_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 	if (!q->id || !q->id[0])
 		return 0;
 	first = table_find(d, BY_ID, &p);
-	if (first)
+	if (first) {
+		const char *id;
+		unsigned long line;
+
+		rec_name(d, first, &line, &id);
 		return qb_rule_report(cx, QB_RULE_ID_DUPLICATE, q->line,
 				      "question id '%s' is already used at %s:%lu; ids must be "
 				      "unique across all files linted together", q->id,
-				      qb_rule_file_name(cx, rec_file(d, first)), rec_line(d, first));
+				      qb_rule_file_name(cx, rec_file(d, first)), line);
+	}
 	err = this_rec(cx, d, q, &rec1);
-	if (!err)
-		err = table_insert(d, BY_ID, rec1);
+	if (!err)   /* hashed from q->id: the record's own would be decoded */
+		err = qb_map_insert(&d->tab[BY_ID], hash_id(&p), rec1 - 1, &kinds[BY_ID].ops, d);
 	return err;
 }
 
