@@ -51,6 +51,15 @@ struct cat {
 	size_t first, last;     /* its questions (chain), SIZE_MAX: none */
 	size_t born;            /* how many questions came before it: its place among them */
 	const char *description;   /* rich text, or NULL */
+	size_t child, last_child;  /* its first and last subcategory, SIZE_MAX: none */
+	size_t sibling;            /* the next subcategory of its parent, SIZE_MAX: none */
+};
+
+/* A category's key in the index: its parent and its name. */
+struct cat_key {
+	size_t parent;
+	const char *name;
+	size_t len;
 };
 
 /* A question written to the spool: where its XML is, and its digest.
@@ -93,6 +102,8 @@ struct import {
 	struct qb_buf idtext;   /* the questions' ids, each with its NUL */
 	struct cat *cats;
 	size_t ncats, capcats;
+	struct qb_map catmap;   /* over cats[], by parent and name */
+	size_t top_child, top_last_child;   /* the top categories, in order of first use */
 	struct qb_map ids;      /* over v[].id */
 	struct qb_diags *diags;
 	const char *path;       /* the file being read */
@@ -163,6 +174,29 @@ static int id_same(void *ctx, size_t rec, const void *key)
 }
 
 static const struct qb_map_ops id_ops = { id_hash, id_same };
+
+static uint64_t cat_key_hash(size_t parent, const char *name, size_t len)
+{
+	return qb_hash64(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15u);
+}
+
+static uint64_t cat_hash(void *ctx, size_t rec)
+{
+	const struct cat *c = &((const struct import *)ctx)->cats[rec];
+
+	return cat_key_hash(c->parent, c->name, strlen(c->name));
+}
+
+static int cat_same(void *ctx, size_t rec, const void *key)
+{
+	const struct cat *c = &((const struct import *)ctx)->cats[rec];
+	const struct cat_key *k = key;
+
+	return c->parent == k->parent && strlen(c->name) == k->len &&
+	       memcmp(c->name, k->name, k->len) == 0;
+}
+
+static const struct qb_map_ops cat_ops = { cat_hash, cat_same };
 
 static int id_char(unsigned char c)
 {
@@ -347,16 +381,33 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 			p++;
 		len = name.len;
 		if (!rc && len) {
-			for (i = 0; i < im->ncats; i++)
-				if (im->cats[i].parent == parent && strlen(im->cats[i].name) == len &&
-				    memcmp(im->cats[i].name, name.ptr, len) == 0)
-					break;
-			if (i == im->ncats) {
-				struct cat c = { qb_arena_strndup(&im->arena, name.ptr, len), parent,
-						 SIZE_MAX, SIZE_MAX, im->n, NULL };
+			struct cat_key key = { parent, name.ptr, len };
+			uint64_t h = cat_key_hash(parent, name.ptr, len);
 
-				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c))
+			i = qb_map_find(&im->catmap, h, &cat_ops, im, &key);
+			if (i == QB_MAP_NONE) {
+				struct cat c = { qb_arena_strndup(&im->arena, name.ptr, len), parent,
+						 SIZE_MAX, SIZE_MAX, im->n, NULL,
+						 SIZE_MAX, SIZE_MAX, SIZE_MAX };
+
+				i = im->ncats;
+				if (!c.name || QB_ARRAY_PUSH(im->cats, im->ncats, im->capcats, c) ||
+				    qb_map_insert(&im->catmap, h, i, &cat_ops, im)) {
 					rc = QB_ENOMEM;
+					break;
+				}
+				/* appended to its parent's subcategories, in order of first use */
+				{
+					size_t *first = parent == SIZE_MAX ? &im->top_child : &im->cats[parent].child;
+					size_t *last = parent == SIZE_MAX ? &im->top_last_child
+									  : &im->cats[parent].last_child;
+
+					if (*first == SIZE_MAX)
+						*first = i;
+					else
+						im->cats[*last].sibling = i;
+					*last = i;
+				}
 			}
 			parent = i;
 		}
@@ -989,16 +1040,16 @@ static void write_items(struct qb_xw *x, struct import *im, size_t cat)
 {
 	size_t q = cat == SIZE_MAX ? im->top_first : im->cats[cat].first, i;
 
-	for (i = 0; i < im->ncats; i++)
-		if (im->cats[i].parent == cat) {
-			for (; q != SIZE_MAX && q < im->cats[i].born; q = kept_index(im->v[q].next))
-				copy_question(x, im, &im->v[q]);
-			qb_xw_start(x, "category");
-			qb_xw_attr(x, "name", im->cats[i].name);
-			write_description(x, im->cats[i].description);
-			write_items(x, im, i);
-			qb_xw_end(x);
-		}
+	for (i = cat == SIZE_MAX ? im->top_child : im->cats[cat].child; i != SIZE_MAX;
+	     i = im->cats[i].sibling) {
+		for (; q != SIZE_MAX && q < im->cats[i].born; q = kept_index(im->v[q].next))
+			copy_question(x, im, &im->v[q]);
+		qb_xw_start(x, "category");
+		qb_xw_attr(x, "name", im->cats[i].name);
+		write_description(x, im->cats[i].description);
+		write_items(x, im, i);
+		qb_xw_end(x);
+	}
 	for (; q != SIZE_MAX; q = kept_index(im->v[q].next))
 		copy_question(x, im, &im->v[q]);
 }
@@ -1140,6 +1191,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	im.idtext = (struct qb_buf)QB_BUF_INIT_BIG;
 	im.diags = diags;
 	im.media_fd = -1;
+	im.top_child = im.top_last_child = SIZE_MAX;
 	im.out = opts->out;
 	memset(st, 0, sizeof(*st));
 	/* The bank's id: the first file's name without folder and extension. */
@@ -1191,6 +1243,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	qb_array_free(im.v, im.cap, sizeof(*im.v), QB_ARRAY_BIG);
 	qb_buf_dispose(&im.idtext);
 	qb_array_free(im.cats, im.capcats, sizeof(*im.cats), 0);
+	qb_map_dispose(&im.catmap);
 	qb_arena_dispose(&im.arena);
 	return rc;
 }
