@@ -92,6 +92,7 @@ LIB_SRCS := \
 	tools/lib/diff_words.c \
 	tools/lib/error.c \
 	tools/lib/export.c \
+	tools/lib/fcopy.c \
 	tools/lib/exporters/export_canvas.c \
 	tools/lib/exporters/export_gift.c \
 	tools/lib/exporters/export_html.c \

@@ -1,4 +1,5 @@
-/* tempfile.h: the registry of temporaries. Renaming, deleting and removing
+/* tempfile.h: the registry of temporaries (and fcopy.h, the copies out of
+ * spools: inside the kernel, and through a buffer where it cannot). Renaming, deleting and removing
  * everything in the test process itself; the signal handler, the exit path
  * and the child processes in a forked process ("the run") whose end the
  * test watches: how it ended, and what is left in a scratch folder. */
@@ -16,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../tools/lib/atomic.h"
 #include "../../tools/lib/error.h"
+#include "../../tools/lib/fcopy.h"
 #include "../../tools/lib/tempfile.h"
 #include "check_suites.h"
 
@@ -662,6 +665,154 @@ START_TEST(delete_ends_a_stubborn_child)
 }
 END_TEST
 
+/* ---- fcopy.h ------------------------------------------------------------- */
+
+/* A spool of N bytes (a pattern no copy could fake), at position 0. */
+static FILE *spool_of(size_t n)
+{
+	FILE *f = tmpfile();
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < n; i++)
+		ck_assert_int_ne(fputc((int)(i * 7 % 251), f), EOF);
+	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+	return f;
+}
+
+/* The N bytes of S at OFF are the spool's bytes FROM..FROM+N. */
+static void same_as_spool(const unsigned char *s, size_t off, size_t from, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(s[off + i], (i + from) * 7 % 251);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	static unsigned char buf[1 << 20];
+
+	ck_assert_ptr_nonnull(f);
+	*len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return buf;
+}
+
+/* Stretches of a spool between writes through the stream, into a file:
+ * the bytes in order, and both streams where they should be after. */
+START_TEST(fcopy_into_a_file_keeps_the_order)
+{
+	char p[128];
+	FILE *from = spool_of(300000), *to;
+	unsigned char *s;
+	size_t len;
+
+	at(p, sizeof(p), "out");
+	to = fopen(p, "wb");
+	ck_assert_ptr_nonnull(to);
+	ck_assert_int_ge(fputs("head", to), 0);
+	ck_assert_int_eq(qb_fcopy(to, from, 1000), 0);
+	ck_assert_int_eq(ftello(from), 1000);
+	ck_assert_int_ge(fputs("mid", to), 0);
+	ck_assert_int_eq(qb_fcopy(to, from, UINT64_MAX), 0);
+	ck_assert_int_eq(ftello(from), 300000);
+	ck_assert_int_eq(qb_fcopy(to, from, 10), 0);   /* at the end: nothing */
+	ck_assert_int_ge(fputs("tail", to), 0);
+	ck_assert_int_eq(ftello(to), 4 + 1000 + 3 + 299000 + 4);
+	ck_assert_int_eq(fclose(to), 0);
+	fclose(from);
+	s = slurp(p, &len);
+	ck_assert_uint_eq(len, 4 + 1000 + 3 + 299000 + 4);
+	ck_assert(memcmp(s, "head", 4) == 0);
+	same_as_spool(s, 4, 0, 1000);
+	ck_assert(memcmp(s + 1004, "mid", 3) == 0);
+	same_as_spool(s, 1007, 1000, 299000);
+	ck_assert(memcmp(s + len - 4, "tail", 4) == 0);
+}
+END_TEST
+
+/* Into a pipe the kernel does not copy: the buffer does, the same bytes. */
+START_TEST(fcopy_into_a_pipe_falls_back)
+{
+	int fds[2];
+	FILE *from = spool_of(100000), *to;
+	unsigned char *got = malloc(100001);
+	size_t n = 0;
+	ssize_t k;
+	pid_t pid;
+	int status;
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		to = fdopen(fds[1], "wb");
+		_exit(!to || qb_fcopy(to, from, 70000) != 0 || fclose(to) != 0);
+	}
+	close(fds[1]);
+	while ((k = read(fds[0], got + n, 100001 - n)) > 0)
+		n += (size_t)k;
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_uint_eq(n, 70000);
+	same_as_spool(got, 0, 0, 70000);
+	free(got);
+	fclose(from);
+}
+END_TEST
+
+/* The kernel path refuses a descriptor it cannot write (open for reading
+ * only: EBADF, as for one open for appending, so that qb_fcopy falls back
+ * to the stream) and leaves the spool where it was. */
+START_TEST(fcopy_kernel_reports_what_it_cannot_do)
+{
+	char p[128];
+	FILE *from = spool_of(1000);
+	int fd;
+
+	at(p, sizeof(p), "ro");
+	fd = open(p, O_CREAT | O_RDONLY, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(qb_fcopy_kernel(fd, from, 1000), -1);
+	ck_assert(qb_fcopy_unsupported(errno));
+	ck_assert_int_eq(ftello(from), 0);
+	close(fd);
+	fclose(from);
+}
+END_TEST
+
+/* The atomic writer copies into its temporary file and renames it. */
+START_TEST(atomic_copy_lands_in_the_output)
+{
+	char p[128];
+	struct qb_atomic *a;
+	struct qb_error err = { 0, "" };
+	FILE *from = spool_of(200000);
+	unsigned char *s;
+	size_t len;
+
+	at(p, sizeof(p), "page");
+	ck_assert_int_eq(qb_atomic_open(&a, p, &err), 0);
+	ck_assert_int_ge(fputs("<p>", qb_atomic_file(a)), 0);
+	ck_assert_int_eq(qb_atomic_copy(a, from, 150000), 0);
+	ck_assert_int_ge(fputs("</p>", qb_atomic_file(a)), 0);
+	ck_assert_int_eq(qb_atomic_copy(a, from, UINT64_MAX), 0);
+	ck_assert_int_eq(qb_atomic_commit(a, &err), 0);
+	fclose(from);
+	s = slurp(p, &len);
+	ck_assert_uint_eq(len, 3 + 150000 + 4 + 50000);
+	ck_assert(memcmp(s, "<p>", 3) == 0);
+	same_as_spool(s, 3, 0, 150000);
+	ck_assert(memcmp(s + 150003, "</p>", 4) == 0);
+	same_as_spool(s, 150007, 150000, 50000);
+}
+END_TEST
+
 Suite *suite_tempfile(void)
 {
 	Suite *s = suite_create("tempfile");
@@ -686,6 +837,10 @@ Suite *suite_tempfile(void)
 	tcase_add_test(t, wait_reaps_the_child_and_forgets_it);
 	tcase_add_test(t, spawn_of_a_missing_program);
 	tcase_add_test(t, delete_ends_a_stubborn_child);
+	tcase_add_test(t, fcopy_into_a_file_keeps_the_order);
+	tcase_add_test(t, fcopy_into_a_pipe_falls_back);
+	tcase_add_test(t, fcopy_kernel_reports_what_it_cannot_do);
+	tcase_add_test(t, atomic_copy_lands_in_the_output);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "fcopy.h"
 #include "tempfile.h"
 
 /* A temporary file is written straight to its descriptor (a stream of our
@@ -34,6 +36,18 @@ struct qb_atomic {
 	char *device;    /* target that is not a regular file (/dev/null, a FIFO): spooled */
 };
 
+/* N more bytes are in the temporary file. */
+static void wrote(struct qb_atomic *a, off_t n)
+{
+	a->written += n;
+	if (a->written - a->started >= WRITEBACK) {
+		/* only a head start: an error here shows again at the fsync */
+		(void)sync_file_range(a->fd, a->started, a->written - a->started,
+				      SYNC_FILE_RANGE_WRITE);
+		a->started = a->written;
+	}
+}
+
 static ssize_t stream_write(void *cookie, const char *buf, size_t n)
 {
 	struct qb_atomic *a = cookie;
@@ -53,13 +67,7 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t n)
 		}
 		done += (size_t)w;
 	}
-	a->written += (off_t)n;
-	if (a->written - a->started >= WRITEBACK) {
-		/* only a head start: an error here shows again at the fsync */
-		(void)sync_file_range(a->fd, a->started, a->written - a->started,
-				      SYNC_FILE_RANGE_WRITE);
-		a->started = a->written;
-	}
+	wrote(a, (off_t)n);
 	return (ssize_t)n;
 }
 
@@ -169,6 +177,26 @@ int qb_atomic_write_error(const struct qb_atomic *a)
 	return a ? a->werr : 0;
 }
 
+int qb_atomic_copy(struct qb_atomic *a, FILE *from, uint64_t n)
+{
+	if (a->fd >= 0 && !a->werr) {
+		int64_t k;
+
+		if (fflush(a->f) != 0)
+			return QB_EIO;
+		k = qb_fcopy_kernel(a->fd, from, n);
+		if (k >= 0) {
+			wrote(a, (off_t)k);
+			return 0;
+		}
+		if (!qb_fcopy_unsupported(errno)) {
+			a->werr = errno;
+			return QB_EIO;
+		}
+	}
+	return qb_fcopy(a->f, from, n);
+}
+
 const char *qb_atomic_path(const struct qb_atomic *a)
 {
 	return a->path ? a->path : a->device ? a->device : "-";
@@ -185,20 +213,11 @@ static void dispose(struct qb_atomic *a)
 /* Copies the spooled bytes of F to OUT (named NAME in messages). */
 static int copy_out(FILE *f, FILE *out, const char *name, struct qb_error *err)
 {
-	char buf[65536];
-	size_t n;
-
 	if (ferror(f) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
 		qb_error_set(err, QB_EIO, "cannot read back the spooled output: %s", strerror(errno));
 		return QB_EIO;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (fwrite(buf, 1, n, out) != n) {
-			qb_error_set(err, QB_EIO, "%s: %s", name, strerror(errno));
-			return QB_EIO;
-		}
-	}
-	if (ferror(f) || fflush(out) != 0) {
+	if (qb_fcopy(out, f, UINT64_MAX) != 0) {
 		qb_error_set(err, QB_EIO, "%s: %s", name, strerror(errno));
 		return QB_EIO;
 	}

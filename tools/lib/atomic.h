@@ -9,6 +9,7 @@
 #define QB_ATOMIC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -21,6 +22,11 @@ const char *qb_atomic_path(const struct qb_atomic *a);   /* target, or "-" */
 /* The errno of the first write to the temporary file that failed (e.g.
  * ENOSPC), 0 when none has failed or the output is spooled. */
 int qb_atomic_write_error(const struct qb_atomic *a);
+/* Appends N bytes of FROM, from its position (UINT64_MAX: up to its end),
+ * to the output after what its stream holds (fcopy.h): inside the kernel
+ * into a temporary file where it can, through the stream otherwise. Returns
+ * 0 or QB_EIO (qb_atomic_write_error says why when the write failed). */
+int qb_atomic_copy(struct qb_atomic *a, FILE *from, uint64_t n);
 /* Flushes, syncs and closes (every result checked), then renames into place. */
 int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err);
 /* Commits the N writers of V (NULL entries are skipped) as one: every file

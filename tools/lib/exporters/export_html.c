@@ -1197,20 +1197,17 @@ static int write_head(struct html *st)
 	return st->rc;
 }
 
-/* Copies N bytes of the spool (all that is left for UINT64_MAX) into the page. */
+/* Copies N bytes of the spool (all that is left for UINT64_MAX) into the page,
+ * after what the page's writer holds. */
 static int copy_bytes(struct html *st, uint64_t n)
 {
-	char buf[65536];
-	size_t got;
-
-	while (!st->rc && n > 0) {
-		got = fread(buf, 1, n < sizeof(buf) ? (size_t)n : sizeof(buf), st->spool);
-		if (got == 0)
-			break;
-		raw(st, buf, got);
-		n -= got;
+	if (st->rc)
+		return st->rc;
+	if (xmlTextWriterFlush(st->w) < 0) {
+		wfail(st);
+		return st->rc;
 	}
-	if (!st->rc && ferror(st->spool))
+	if (qb_atomic_copy(st->out, st->spool, n) != 0)
 		st->rc = QB_EIO;
 	return st->rc;
 }

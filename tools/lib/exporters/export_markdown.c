@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -597,24 +598,19 @@ int qb_md_question(void *state, const struct qb_question *q, struct qb_error *er
 #define PAGE_BREAK "```{=latex}\n\\newpage\n```\n\n" \
 	"```{=openxml}\n<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>\n```\n\n"
 
-/* Copies what was spooled in FROM to the end of TO. */
-static int copy_spool(FILE *to, FILE *from)
+/* Copies what was spooled in FROM to the end of output TO. */
+static int copy_spool(struct qb_atomic *to, FILE *from)
 {
-	char buf[65536];
-	size_t n;
-
 	if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
 		return QB_EIO;
-	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			return QB_EIO;
-	return ferror(from) ? QB_EIO : 0;
+	return qb_atomic_copy(to, from, UINT64_MAX);
 }
 
 /* A key table: its head, the spooled rows. The long rule makes pandoc
  * wrap cells and size the columns by their dashes. */
-static int copy_key(FILE *to, FILE *rows, int forms, const struct md_state *st)
+static int copy_key(struct qb_atomic *a, FILE *rows, int forms, const struct md_state *st)
 {
+	FILE *to = qb_atomic_file(a);
 	struct qb_buf b = QB_BUF_INIT;
 	int rc = 0;
 
@@ -631,7 +627,7 @@ static int copy_key(FILE *to, FILE *rows, int forms, const struct md_state *st)
 	if (!rc && fwrite(b.ptr, 1, b.len, to) != b.len)
 		rc = QB_EIO;
 	if (!rc)
-		rc = copy_spool(to, rows);
+		rc = copy_spool(a, rows);
 	qb_buf_clear(&b);
 	if (!rc)
 		rc = qb_buf_printf(&b, "\n%s: ", L(MD_L_TOTAL));
@@ -751,12 +747,12 @@ int qb_md_commit(void *state, struct qb_error *err)
 
 		rc = write_exam_header(st, &st->out[i]);
 		if (!rc)
-			rc = copy_spool(f, st->out[i].body);
+			rc = copy_spool(st->out[i].a, st->out[i].body);
 		if (!rc && st->answers) {
 			if (fprintf(f, PAGE_BREAK "# %s\n\n", L(MD_L_ANSWER_KEY)) < 0)
 				rc = QB_EIO;
 			if (!rc)
-				rc = copy_key(f, st->out[i].key, st->nforms > 0, st);
+				rc = copy_key(st->out[i].a, st->out[i].key, st->nforms > 0, st);
 		}
 		if (!rc && st->out[i].sheet && !st->answers) {
 			if (fputs("\n" PAGE_BREAK, f) == EOF)
@@ -776,7 +772,7 @@ int qb_md_commit(void *state, struct qb_error *err)
 			    st->out[i].letter) < 0)
 			rc = QB_EIO;
 		if (!rc)
-			rc = copy_key(f, st->out[i].key, 1, st);
+			rc = copy_key(st->keyfile, st->out[i].key, 1, st);
 		if (!rc && fputs("\n" PAGE_BREAK, f) == EOF)
 			rc = QB_EIO;
 		if (!rc)
