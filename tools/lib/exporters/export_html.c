@@ -20,9 +20,11 @@
  * summary and table of contents, then copies the spool, putting each
  * question's findings into its place. Those records (file, line, offset)
  * go to a second temporary file, read once in order when the findings come
- * (which are sorted the same way for it), so that nothing stays in memory
- * per question: only a place per question that has findings (issue 23: a
- * million questions in bounded memory).
+ * (which are sorted the same way for it), and the findings' HTML to a
+ * third, in page order, so that nothing stays in memory per question: only
+ * a place (its offset and length) per question that has findings (a
+ * million questions in bounded memory). The copies into the page are made
+ * inside the kernel where it can (atomic.h, qb_atomic_copy).
  *
  * Ownership: the state (struct html) owns the writers, the spool, the
  * atomic output and copies of everything it keeps; commit and abort free
@@ -56,7 +58,7 @@ struct qrec {
 /* A question that has findings, in page order. */
 struct place {
 	uint64_t slot;             /* as in its qrec */
-	size_t f_off, f_len;       /* its findings' HTML in st->fhtml */
+	uint64_t f_len;            /* its findings' HTML, the next run of st->finds */
 };
 
 /* One category section, for the table of contents. */
@@ -98,7 +100,10 @@ struct html {
 
 	/* findings (findings hook) */
 	int findings_given;
-	struct qb_buf fhtml;       /* the questions' findings, one run each */
+	FILE *finds;               /* the questions' findings' HTML, one run each
+				    * in page order (a temporary: each finding
+				    * carries its rule's explanation, a few MB
+				    * at a million questions) */
 	struct qb_buf summary;     /* the summary at the top */
 
 	char problem[900];         /* the first image that could not be read */
@@ -286,8 +291,8 @@ static int rich(struct html *st, const char *tag, const char *cls, const xmlNode
 	return end(st);
 }
 
-/* Writes what the memory writer holds into the spool. */
-static int drain(struct html *st)
+/* Writes what the memory writer holds into F, adding its length to *N. */
+static int drain_into(struct html *st, FILE *f, uint64_t *count)
 {
 	size_t n;
 
@@ -298,13 +303,19 @@ static int drain(struct html *st)
 		return st->rc;
 	}
 	n = (size_t)xmlBufferLength(st->sbuf);
-	if (n && fwrite(xmlBufferContent(st->sbuf), 1, n, st->spool) != n) {
+	if (n && fwrite(xmlBufferContent(st->sbuf), 1, n, f) != n) {
 		wfail(st);
 		return st->rc;
 	}
-	st->spooled += n;
+	*count += n;
 	xmlBufferEmpty(st->sbuf);
 	return 0;
+}
+
+/* Writes what the memory writer holds into the spool. */
+static int drain(struct html *st)
+{
+	return drain_into(st, st->spool, &st->spooled);
 }
 
 /* ---- questions ----------------------------------------------------------- */
@@ -671,10 +682,11 @@ static void state_free(struct html *st)
 		(void)fclose(st->spool);   /* a temporary, discarded */
 	if (st->qrecs)
 		(void)fclose(st->qrecs);   /* a temporary, discarded */
+	if (st->finds)
+		(void)fclose(st->finds);   /* a temporary, discarded */
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
 	qb_buf_dispose(&st->img);
-	qb_buf_dispose(&st->fhtml);
 	qb_buf_dispose(&st->summary);
 	for (i = 0; i < st->nfiles; i++)
 		free(st->files[i]);
@@ -720,7 +732,8 @@ int qb_html_open(void **state, const struct qb_export_opts *o, struct qb_error *
 	}
 	st->spool = tmpfile();
 	st->qrecs = st->spool ? tmpfile() : NULL;
-	if (!st->qrecs) {
+	st->finds = st->qrecs ? tmpfile() : NULL;
+	if (!st->finds) {
 		qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
 		qb_html_abort(st);
 		return QB_EIO;
@@ -1058,7 +1071,7 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 		}
 		pl = &st->places[st->nplaces++];
 		pl->slot = byq[i].slot;
-		pl->f_off = st->fhtml.len;
+		pl->f_len = 0;
 		start_cls(st, "aside", "findings");
 		attr(st, "aria-label", "Lint findings");
 		start(st, "ul");
@@ -1067,8 +1080,7 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 		end(st);
 		end(st);
 		nl(st);
-		take(st, &st->fhtml);
-		pl->f_len = st->fhtml.len - pl->f_off;
+		drain_into(st, st->finds, &pl->f_len);
 	}
 	write_summary(st, v, n, byrule);
 	free(byq);
@@ -1197,9 +1209,9 @@ static int write_head(struct html *st)
 	return st->rc;
 }
 
-/* Copies N bytes of the spool (all that is left for UINT64_MAX) into the page,
+/* Copies N bytes of FROM (all that is left for UINT64_MAX) into the page,
  * after what the page's writer holds. */
-static int copy_bytes(struct html *st, uint64_t n)
+static int copy_bytes(struct html *st, FILE *from, uint64_t n)
 {
 	if (st->rc)
 		return st->rc;
@@ -1207,7 +1219,7 @@ static int copy_bytes(struct html *st, uint64_t n)
 		wfail(st);
 		return st->rc;
 	}
-	if (qb_atomic_copy(st->out, st->spool, n) != 0)
+	if (qb_atomic_copy(st->out, from, n) != 0)
 		st->rc = QB_EIO;
 	return st->rc;
 }
@@ -1220,18 +1232,19 @@ static int copy_spool(struct html *st)
 
 	if (st->rc)
 		return st->rc;
-	if (fflush(st->spool) != 0 || fseek(st->spool, 0, SEEK_SET) != 0)
+	if (fflush(st->spool) != 0 || fseek(st->spool, 0, SEEK_SET) != 0 ||
+	    fflush(st->finds) != 0 || fseek(st->finds, 0, SEEK_SET) != 0)
 		return st->rc = QB_EIO;
 	for (pi = 0; pi < st->nplaces && !st->rc; pi++) {
 		const struct place *pl = &st->places[pi];
 
 		if (!pl->f_len)
 			continue;
-		copy_bytes(st, pl->slot - pos);
+		copy_bytes(st, st->spool, pl->slot - pos);
 		pos = pl->slot;
-		raw(st, st->fhtml.ptr + pl->f_off, pl->f_len);
+		copy_bytes(st, st->finds, pl->f_len);
 	}
-	return copy_bytes(st, UINT64_MAX);
+	return copy_bytes(st, st->spool, UINT64_MAX);
 }
 
 static int write_page(struct html *st)
