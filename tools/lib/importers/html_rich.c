@@ -108,6 +108,9 @@ void qb_imp_html_dispose(struct qb_imp_html *h)
 		return;
 	qb_buf_dispose(&h->dropped);
 	qb_buf_dispose(&h->out);
+	if (h->parser)
+		htmlFreeParserCtxt(h->parser);
+	h->parser = NULL;
 }
 
 static void wstart(struct conv *c, const char *name)
@@ -547,17 +550,16 @@ const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, cons
 		return qb_imp_plain_rich(h, arena, html);
 	if (len > (size_t)INT32_MAX)
 		len = (size_t)INT32_MAX;
-	ctxt = htmlNewParserCtxt();
-	if (!ctxt) {
+	if (!h->parser && !(h->parser = htmlNewParserCtxt())) {
 		h->oom = 1;
 		return NULL;
 	}
+	ctxt = h->parser;
 	/* with the implied html and body: without them libxml2 2.9 nests what
 	 * follows a paragraph inside it */
 	doc = htmlCtxtReadMemory(ctxt, html, (int)len, NULL, "UTF-8",
 				 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
 	gave_up = ctxt->disableSAX || ctxt->errNo == XML_ERR_INTERNAL_ERROR;
-	htmlFreeParserCtxt(ctxt);
 	if (!doc || gave_up) {
 		xmlFreeDoc(doc);
 		qb_imp_html_drop(h, "markup the HTML parser could not read (nested too deep)");
