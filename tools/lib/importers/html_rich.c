@@ -6,6 +6,8 @@
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
+#include "../xmlw.h"
+
 /* Where the walk is: what the bank allows there. */
 enum where {
 	W_BLOCK,        /* stem, explanation ...: p, pre, lists and inline markup */
@@ -102,6 +104,15 @@ void qb_imp_html_reset(struct qb_imp_html *h)
 		h->dropped.ptr[0] = '\0';
 }
 
+static void drop_writer(struct qb_imp_html *h)
+{
+	if (h->writer)
+		xmlFreeTextWriter(h->writer);
+	xmlBufferFree(h->wbuf);   /* accepts NULL */
+	h->writer = NULL;
+	h->wbuf = NULL;
+}
+
 void qb_imp_html_dispose(struct qb_imp_html *h)
 {
 	if (!h)
@@ -111,6 +122,7 @@ void qb_imp_html_dispose(struct qb_imp_html *h)
 	if (h->parser)
 		htmlFreeParserCtxt(h->parser);
 	h->parser = NULL;
+	drop_writer(h);
 }
 
 static void wstart(struct conv *c, const char *name)
@@ -131,9 +143,22 @@ static void wattr(struct conv *c, const char *name, const char *value)
 		c->bad = 1;
 }
 
+/* The N bytes of S as text (escaped as xmlTextWriterWriteString does). */
 static void wtext(struct conv *c, const char *s, size_t n)
 {
-	if (n && xmlTextWriterWriteFormatString(c->w, "%.*s", (int)n, s) < 0)
+	struct qb_buf *b = &c->h->out;
+
+	if (!n)
+		return;
+	if (s[n] != '\0') {
+		qb_buf_clear(b);
+		if (qb_buf_add(b, s, n) || qb_buf_grow(b, 0)) {
+			c->bad = 1;
+			return;
+		}
+		s = b->ptr;
+	}
+	if (qb_xw_write_text(c->w, s) != 0)
 		c->bad = 1;
 }
 
@@ -453,17 +478,23 @@ static const xmlNode *lone_paragraph(const xmlNode *first)
 static const char *convert(struct qb_imp_html *h, struct qb_arena *arena, const xmlNode *first,
 			   const char *plain, int block)
 {
-	xmlBufferPtr buf = xmlBufferCreate();
-	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-	struct conv c = { h, w, 0 };
+	struct conv c = { h, NULL, 0 };
+	xmlBufferPtr buf;
 	const char *s, *out = NULL;
 	size_t len;
 
-	if (!w) {
-		xmlBufferFree(buf);
-		h->oom = 1;
-		return NULL;
+	if (!h->writer) {
+		h->wbuf = xmlBufferCreate();
+		h->writer = h->wbuf ? xmlNewTextWriterMemory(h->wbuf, 0) : NULL;
+		if (!h->writer) {
+			drop_writer(h);
+			h->oom = 1;
+			return NULL;
+		}
 	}
+	buf = h->wbuf;
+	c.w = h->writer;
+	xmlBufferEmpty(buf);
 	wstart(&c, "x");
 	if (plain) {
 		wtext(&c, plain, strlen(plain));
@@ -477,9 +508,8 @@ static const char *convert(struct qb_imp_html *h, struct qb_arena *arena, const 
 			walk(&c, first, block ? W_BLOCK : W_INLINE, 0);
 		}
 	}
-	if (xmlTextWriterEndElement(w) < 0)
+	if (xmlTextWriterEndElement(c.w) < 0 || xmlTextWriterFlush(c.w) < 0)
 		c.bad = 1;
-	xmlFreeTextWriter(w);   /* flushes into BUF */
 	s = (const char *)xmlBufferContent(buf);
 	len = s ? strlen(s) : 0;
 	if (c.bad || len < 4) {
@@ -491,7 +521,10 @@ static const char *convert(struct qb_imp_html *h, struct qb_arena *arena, const 
 	}
 	if (!out)
 		h->oom = 1;
-	xmlBufferFree(buf);
+	if (c.bad)
+		drop_writer(h);   /* elements may be left open in it */
+	else
+		xmlBufferEmpty(buf);
 	return out;
 }
 

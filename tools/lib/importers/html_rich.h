@@ -25,11 +25,15 @@ struct qb_imp_html {
 	const char *(*img)(void *ctx, const char *src, const char **why);
 	void *img_ctx;
 	struct qb_buf dropped;  /* "table, span style, ..." since the last reset */
-	struct qb_buf out;      /* scratch */
-	/* libxml2's HTML parser context, made on the first text with markup
-	 * and reused for every later one (htmlCtxtReadMemory resets it):
-	 * making one per text was a fifth of an import's time */
+	struct qb_buf out;      /* scratch: a piece of text, NUL-terminated */
+	/* libxml2's HTML parser context and the writer of the converted text
+	 * (into its buffer), made on first use and reused for every later
+	 * text (htmlCtxtReadMemory resets the context; the writer is back at
+	 * its start after each text): making them per text, 6-11 texts a
+	 * question, cost more than the rest of the conversion */
 	struct _xmlParserCtxt *parser;
+	struct _xmlBuffer *wbuf;
+	struct _xmlTextWriter *writer;
 	int oom;
 };
 
