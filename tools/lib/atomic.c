@@ -34,6 +34,7 @@ struct qb_atomic {
 	struct qb_tempfile *tmp;   /* the temporary file (its entry in the registry,
 				    * tempfile.h), NULL for standard output */
 	char *device;    /* target that is not a regular file (/dev/null, a FIFO): spooled */
+	int own_fd;      /* the descriptor a target such as /dev/stdout names, or -1 */
 };
 
 /* N more bytes are in the temporary file. */
@@ -82,6 +83,32 @@ static int stream_close(void *cookie)
 
 static const cookie_io_functions_t stream_io = { NULL, stream_write, NULL, stream_close };
 
+/* The descriptor that PATH names when it is one of the process's own
+ * (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
+static int own_descriptor(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	size_t i;
+
+	if (strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+		const char *p = path + n;
+		long v = 0;
+
+		if (strncmp(path, dirs[i], n) != 0 || !*p)
+			continue;
+		for (; *p >= '0' && *p <= '9' && v < 1000000; p++)
+			v = v * 10 + (*p - '0');
+		if (!*p)
+			return (int)v;
+	}
+	return -1;
+}
+
 int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err)
 {
 	struct qb_atomic *a;
@@ -94,6 +121,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	if (!a)
 		return QB_ENOMEM;
 	a->fd = -1;
+	a->own_fd = -1;
 	if (!path || strcmp(path, "-") == 0) {
 		a->f = tmpfile();
 		if (!a->f) {
@@ -108,10 +136,16 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	{
 		struct stat st;
 
-		/* -o /dev/null or /dev/stdout: never rename a temporary file over a
+		/* -o /dev/null or a FIFO: never rename a temporary file over a
 		 * device (as root that would replace the device node); spool and
-		 * copy on commit, like standard output */
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		 * copy on commit, like standard output. -o /dev/stdout and the
+		 * like name one of the process's descriptors, whatever it is
+		 * open on (a file, as with "> out" or ">> out", a pipe, a
+		 * terminal): spooled and written to that descriptor, so that the
+		 * link is never replaced and ">>" appends */
+		a->own_fd = own_descriptor(path);
+		if (a->own_fd >= 0 ||
+		    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
 			a->device = strdup(path);
 			a->f = a->device ? tmpfile() : NULL;
 			if (!a->f) {
@@ -224,11 +258,17 @@ static int copy_out(FILE *f, FILE *out, const char *name, struct qb_error *err)
 	return 0;
 }
 
-static int copy_to_device(FILE *f, const char *path, struct qb_error *err)
+static int copy_to_device(FILE *f, const char *path, int own_fd, struct qb_error *err)
 {
-	FILE *out = fopen(path, "wb");
-	int rc;
+	FILE *out;
+	int fd, rc;
 
+	if (own_fd == 1 || own_fd == 2)
+		return copy_out(f, own_fd == 1 ? stdout : stderr, path, err);
+	fd = own_fd >= 0 ? dup(own_fd) : -1;
+	out = own_fd >= 0 ? (fd >= 0 ? fdopen(fd, "wb") : NULL) : fopen(path, "wb");
+	if (!out && fd >= 0)
+		close(fd);
 	if (!out) {
 		qb_error_set(err, QB_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
 		return QB_EIO;
@@ -271,7 +311,7 @@ int qb_atomic_commit(struct qb_atomic *a, struct qb_error *err)
 	int rc;
 
 	if (!a->path) {
-		rc = a->device ? copy_to_device(a->f, a->device, err)
+		rc = a->device ? copy_to_device(a->f, a->device, a->own_fd, err)
 			       : copy_out(a->f, stdout, "standard output", err);
 		(void)fclose(a->f);   /* a read-back spool: nothing to lose */
 		dispose(a);
