@@ -258,17 +258,31 @@ static int copy_out(FILE *f, FILE *out, const char *name, struct qb_error *err)
 	return 0;
 }
 
+/* A stream onto OWN_FD (a copy of the descriptor, so that closing the
+ * stream leaves it open), or onto PATH opened for writing when OWN_FD is -1. */
+static FILE *device_stream(const char *path, int own_fd)
+{
+	FILE *out;
+	int fd;
+
+	if (own_fd < 0)
+		return fopen(path, "wb");
+	fd = dup(own_fd);
+	out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!out && fd >= 0)
+		close(fd);
+	return out;
+}
+
 static int copy_to_device(FILE *f, const char *path, int own_fd, struct qb_error *err)
 {
 	FILE *out;
-	int fd, rc;
+	int rc;
 
+	/* standard output and error through their streams, after what they hold */
 	if (own_fd == 1 || own_fd == 2)
 		return copy_out(f, own_fd == 1 ? stdout : stderr, path, err);
-	fd = own_fd >= 0 ? dup(own_fd) : -1;
-	out = own_fd >= 0 ? (fd >= 0 ? fdopen(fd, "wb") : NULL) : fopen(path, "wb");
-	if (!out && fd >= 0)
-		close(fd);
+	out = device_stream(path, own_fd);
 	if (!out) {
 		qb_error_set(err, QB_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
 		return QB_EIO;

@@ -291,7 +291,7 @@ static int rich(struct html *st, const char *tag, const char *cls, const xmlNode
 	return end(st);
 }
 
-/* Writes what the memory writer holds into F, adding its length to *N. */
+/* Writes what the memory writer holds into F, adding its length to *COUNT. */
 static int drain_into(struct html *st, FILE *f, uint64_t *count)
 {
 	size_t n;

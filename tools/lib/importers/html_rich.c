@@ -523,8 +523,6 @@ static const char *convert(struct qb_imp_html *h, struct qb_arena *arena, const 
 		h->oom = 1;
 	if (c.bad)
 		drop_writer(h);   /* elements may be left open in it */
-	else
-		xmlBufferEmpty(buf);
 	return out;
 }
 

@@ -4,8 +4,9 @@
  * pre, ul, ol, li, img; TeX between \( \), \[ \] or $$ $$ as <math>);
  * everything else is reduced to its text, and its name is recorded so
  * that the importer can report it (import-markup-dropped).
- * Ownership: a converter owns its writer buffer, its parser context and
- * the list of dropped names; the fragments it returns are copied into the caller's arena. */
+ * Ownership: a converter owns its parser context, its writer and the
+ * writer's buffer, and the list of dropped names; the fragments it returns
+ * are copied into the caller's arena. */
 #ifndef QB_IMP_HTML_RICH_H
 #define QB_IMP_HTML_RICH_H
 
@@ -30,7 +31,7 @@ struct qb_imp_html {
 	 * (into its buffer), made on first use and reused for every later
 	 * text (htmlCtxtReadMemory resets the context; the writer is back at
 	 * its start after each text): making them per text, 6-11 texts a
-	 * question, cost more than the rest of the conversion */
+	 * question, was about a sixth of the conversion's time */
 	struct _xmlParserCtxt *parser;
 	struct _xmlBuffer *wbuf;
 	struct _xmlTextWriter *writer;
