@@ -175,6 +175,7 @@ UNIT_SRCS := \
 	tests/unit/check_core.c \
 	tests/unit/check_diff.c \
 	tests/unit/check_imgpath.c \
+	tests/unit/check_import.c \
 	tests/unit/check_main.c \
 	tests/unit/check_markdown.c \
 	tests/unit/check_moodle.c \

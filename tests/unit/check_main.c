@@ -8,6 +8,7 @@ static Suite *(*const suites[])(void) = {
 	suite_core,
 	suite_diff,
 	suite_imgpath,
+	suite_import,
 	suite_markdown,
 	suite_moodle,
 	suite_qti,

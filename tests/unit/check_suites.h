@@ -8,6 +8,7 @@ Suite *suite_config(void);
 Suite *suite_core(void);
 Suite *suite_diff(void);
 Suite *suite_imgpath(void);
+Suite *suite_import(void);
 Suite *suite_markdown(void);
 Suite *suite_moodle(void);
 Suite *suite_qti(void);
