@@ -174,23 +174,29 @@ static int refuse(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
 /* ---- escaping ------------------------------------------------------------ */
 
 /* Appends S with GIFT's reserved characters escaped as Moodle's repchar()
- * does: \ # = ~ { } : with a backslash, a line end as \n, CR dropped. */
+ * does: \ # = ~ { } : with a backslash, a line end as \n, CR dropped.
+ * The bytes between two of them go in one copy (a test per byte made this
+ * a tenth of the export's time). */
 static int gift_escape(struct qb_buf *out, const char *s, size_t len)
 {
-	size_t i;
+	static const unsigned char special[256] = {
+		['\\'] = 1, ['#'] = 1, ['='] = 1, ['~'] = 1, ['{'] = 1, ['}'] = 1, [':'] = 1,
+		['\n'] = 1, ['\r'] = 1,
+	};
+	size_t i = 0, j;
 	int rc = qb_buf_grow(out, len);
 
-	for (i = 0; !rc && i < len; i++) {
-		char c = s[i];
-
-		if (c == '\n')
+	while (!rc && i < len) {
+		for (j = i; j < len && !special[(unsigned char)s[j]]; j++)
+			;
+		rc = qb_buf_add(out, s + i, j - i);
+		if (rc || j == len)
+			break;
+		if (s[j] == '\n')
 			rc = qb_buf_adds(out, "\\n");
-		else if (c == '\r')
-			continue;
-		else if (strchr("\\#=~{}:", c))
-			rc = qb_buf_addc(out, '\\') || qb_buf_addc(out, c) ? QB_ENOMEM : 0;
-		else
-			rc = qb_buf_addc(out, c);
+		else if (s[j] != '\r')
+			rc = qb_buf_addc(out, '\\') || qb_buf_addc(out, s[j]) ? QB_ENOMEM : 0;
+		i = j + 1;
 	}
 	return rc;
 }
