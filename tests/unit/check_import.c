@@ -40,8 +40,10 @@ START_TEST(plain_paragraph_as_parsed)
 	}
 	ck_assert_str_eq(qb_imp_html_rich(&h, &arena, "<p>Which property holds?</p>", 1),
 			 "Which property holds?");
-	/* inline (an option's text): the paragraph is not unwrapped the same way */
-	ck_assert_ptr_nonnull(qb_imp_html_rich(&h, &arena, "<p>x</p>", 0));
+	/* inline (an option's text), paragraphs become line breaks: the
+	 * shortcut is for block contexts only */
+	ck_assert_str_eq(qb_imp_html_rich(&h, &arena, "<p>x</p><p>y</p>", 0), "x<br/>y");
+	ck_assert_str_eq(qb_imp_html_rich(&h, &arena, "<p>x</p>", 0), "x");
 	ck_assert_int_eq(h.oom, 0);
 	qb_imp_html_dispose(&h);
 	qb_arena_dispose(&arena);

@@ -584,18 +584,12 @@ static const char *tags_out(struct qb_imp_html *h, struct qb_arena *arena, const
 static const char *plain_paragraph(const char *html, size_t len, size_t *n)
 {
 	const char *t = html + 3;
-	size_t i;
 
 	if (len < 8 || memcmp(html, "<p>", 3) != 0 || memcmp(html + len - 4, "</p>", 4) != 0)
 		return NULL;
 	*n = len - 7;
-	if (memchr(t, '<', *n) || memchr(t, '&', *n) || memchr(t, '>', *n) || memchr(t, '"', *n) ||
-	    memchr(t, '\r', *n))
-		return NULL;
-	for (i = 0; i < *n; i++)
-		if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n')
-			return t;
-	return NULL;
+	/* both scans stop at the '<' of "</p>" at the latest */
+	return strcspn(t, "<&>\"\r") == *n && strspn(t, " \t\n") < *n ? t : NULL;
 }
 
 const char *qb_imp_html_rich(struct qb_imp_html *h, struct qb_arena *arena, const char *html,
