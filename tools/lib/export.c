@@ -14,31 +14,41 @@
 
 /* Keep this table sorted by name: qb_exporter_find() searches it and a
  * unit test checks the order. */
+/* The targets that need unique question ids (exporter.h). */
+static const struct qb_unique_ids canvas_ids = {
+	QB_RULE_TARGET_CANVAS_ID, "Canvas identifies questions by their ids"
+};
+static const struct qb_unique_ids qti_ids = {
+	QB_RULE_TARGET_QTI_IDENTIFIER, "it names the item, its file and its manifest resource"
+};
+
 const struct qb_exporter qb_exporters[] = {
 	{ "canvas", "Canvas QTI 1.2 package (zip) for Canvas Classic Quizzes (Import Content > QTI .zip file)", ".zip", 1,
 	  qb_canvas_open, qb_canvas_bank, qb_canvas_question, qb_canvas_commit, qb_canvas_abort,
-	  qb_canvas_check, NULL },
+	  qb_canvas_check, NULL, &canvas_ids },
 	{ "docx", "Word document of the printable exam (pandoc, with qbank's reference document)", ".docx", 1,
 	  qb_docx_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit,
-	  qb_pandoc_abort, qb_md_check, NULL },
+	  qb_pandoc_abort, qb_md_check, NULL, NULL },
 	{ "gift", "Moodle's GIFT text format (Question bank > Import > GIFT format)", ".gift.txt", 0,
 	  qb_gift_open, qb_gift_bank, qb_gift_question, qb_gift_commit, qb_gift_abort,
-	  qb_gift_check, NULL },
+	  qb_gift_check, NULL, NULL },
 	{ "html", "one self-contained HTML page for reviewing the bank (keys, findings, filter)", ".html", 0,
 	  qb_html_open, qb_html_bank, qb_html_question, qb_html_commit, qb_html_abort,
-	  NULL, qb_html_findings },
+	  NULL, qb_html_findings, NULL },
 	{ "markdown", "Pandoc Markdown for printable exams (PDF, DOCX through pandoc)", ".md", 0,
-	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check, NULL },
+	  qb_md_open, qb_md_bank, qb_md_question, qb_md_commit, qb_md_abort, qb_md_check, NULL, NULL },
 	{ "moodle", "Moodle XML (Question bank > Import > Moodle XML format)", ".xml", 0,
 	  qb_moodle_open, qb_moodle_bank, qb_moodle_question, qb_moodle_commit, qb_moodle_abort,
-	  qb_moodle_check, NULL },
+	  qb_moodle_check, NULL, NULL },
 	{ "pdf", "PDF of the printable exam (pandoc and XeLaTeX)", ".pdf", 1,
 	  qb_pdf_open, qb_pandoc_bank, qb_pandoc_question, qb_pandoc_commit, qb_pandoc_abort,
-	  qb_md_check, NULL },
+	  qb_md_check, NULL, NULL },
 	{ "qti21", "IMS QTI 2.1 content package (zip)", ".zip", 1,
-	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
+	  qb_qti_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL,
+	  &qti_ids },
 	{ "qti30", "IMS QTI 3.0 content package (zip)", ".zip", 1,
-	  qb_qti30_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL },
+	  qb_qti30_open, qb_qti_bank, qb_qti_question, qb_qti_commit, qb_qti_abort, qb_qti_check, NULL,
+	  &qti_ids },
 };
 
 const size_t qb_nexporters = sizeof(qb_exporters) / sizeof(qb_exporters[0]);
@@ -57,9 +67,12 @@ struct export_ctx {
 	const struct qb_exporter *x;
 	void *state;
 	const struct qb_export_opts *o;
-	/* The questions the target check refused, kept apart from the lint's
-	 * findings (the lint may run on another thread) and joined after the
-	 * run; base[i] is the bank rule of refusal i. */
+	/* The run's lint: it has seen each question just before the question
+	 * hook (pipeline.c runs the two back to back on one thread). */
+	const struct qb_lint *l;
+	/* The questions the driver refused, kept apart from the lint's
+	 * findings and joined after the run; base[i] is the bank rule of
+	 * refusal i. */
 	struct qb_diags refused;
 	enum qb_rule_key *base;
 	size_t capbase;
@@ -128,17 +141,22 @@ static int hook_question(void *ctx, const struct qb_question *q, struct qb_error
 	struct export_ctx *c = ctx;
 	struct qb_target_sink s = { refuse_report, c };
 	size_t had = c->refused.n;
-	int rc;
+	const char *file;
+	unsigned long line;
+	int rc = 0;
 
-	if (c->x->check) {
+	/* the lint has just seen Q: its index of ids says whether an earlier
+	 * question has Q's id */
+	if (c->x->unique_ids && qb_lint_id_repeated(c->l, &file, &line))
+		rc = qb_target_repeated_id(&s, q, c->x->unique_ids, file, line);
+	if (!rc && c->x->check)
 		rc = c->x->check(q, &s);
-		if (rc) {
-			qb_error_set(err, rc, "%s", qb_error_str(rc));
-			return rc;
-		}
-		if (c->refused.n > had)
-			return 0;   /* never written; the export is refused at the end */
+	if (rc) {
+		qb_error_set(err, rc, "%s", qb_error_str(rc));
+		return rc;
 	}
+	if (c->refused.n > had)
+		return 0;   /* never written; the export is refused at the end */
 	return c->x->question(c->state, q, err);
 }
 
@@ -201,7 +219,7 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		  struct qb_error *err)
 {
 	struct qb_export_opts xo = *o;
-	struct export_ctx c = { x, NULL, o, { NULL, 0, 0, { 0, 0, 0, 0 } }, NULL, 0 };
+	struct export_ctx c = { x, NULL, o, l, { NULL, 0, 0, { 0, 0, 0, 0 } }, NULL, 0 };
 	struct qb_run_hooks h = { &c, hook_bank, hook_question, hook_progress };
 	int rc, i;
 
@@ -217,6 +235,8 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 		return QB_EINVAL;
 	}
 	xo.one_thread = qb_pipeline_one_thread();
+	if (x->unique_ids)
+		qb_lint_keep_ids(l);
 	rc = x->open(&c.state, &xo, err);
 	if (rc)
 		return rc;

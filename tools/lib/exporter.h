@@ -49,10 +49,21 @@ struct qb_target_sink {
 	void *ctx;
 };
 
+/* Why a target needs unique question ids, and the target-* rule that says
+ * so (its base rule is id-duplicate). */
+struct qb_unique_ids {
+	enum qb_rule_key rule;
+	const char *why;           /* e.g. "Canvas identifies questions by their ids" */
+};
+
 /* Formats a reason and hands it to S->report (exporters/target.c). */
 int qb_target_report(const struct qb_target_sink *s, const struct qb_question *q,
 		     enum qb_rule_key rule, enum qb_rule_key base, unsigned long line,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Reports through S that Q's id is the one of the earlier question at
+ * FILE:LINE, as U->rule with id-duplicate as its base. */
+int qb_target_repeated_id(const struct qb_target_sink *s, const struct qb_question *q,
+			  const struct qb_unique_ids *u, const char *file, unsigned long line);
 
 /* One lint finding of the run, as the driver hands it to an exporter that
  * shows findings (the html page): what `qbank lint` prints, and the rule's
@@ -94,6 +105,12 @@ struct qb_exporter {
 	 * exporter that shows none. Not called with --no-findings. */
 	int (*findings)(void *state, const struct qb_export_finding *v, size_t n,
 			struct qb_error *err);
+	/* NULL, or the target needs every question's id unique: a question
+	 * whose id an earlier question of the run has is a finding of
+	 * unique_ids->rule in lint and refused by the export driver, both
+	 * from the lint's index of ids (lint.h, qb_lint_id_repeated), so that
+	 * the exporter keeps no set of ids of its own for it. */
+	const struct qb_unique_ids *unique_ids;
 };
 
 #endif

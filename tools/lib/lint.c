@@ -45,6 +45,7 @@ struct qb_lint {
 	struct suppressions supp;  /* inline suppressions of the current question */
 
 	struct qb_rule_ctx rules;  /* what the rules see */
+	int keep_ids;              /* run id-duplicate even when it is off */
 };
 
 static int vreport(struct qb_lint *l, enum qb_rule_key rule, const char *user_id,
@@ -342,8 +343,13 @@ void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line, enum q
 
 void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n)
 {
+	size_t i;
+
 	l->targets = targets;
 	l->ntargets = n;
+	for (i = 0; i < n; i++)
+		if (targets[i]->unique_ids)
+			l->keep_ids = 1;   /* a repeated id is their finding too */
 }
 
 struct target_ctx {
@@ -385,14 +391,21 @@ static int run_targets(struct qb_lint *l, const struct qb_question *q)
 {
 	struct target_ctx t = { l, NULL };
 	struct qb_target_sink s = { target_report, &t };
+	const char *file;
+	unsigned long line;
 	size_t i;
-	int err = 0;
+	int err = 0, repeated;
 
 	if (q->schema_invalid || q->type >= QB_Q_UNKNOWN || !q->id)
 		return 0;
+	repeated = qb_lint_id_repeated(l, &file, &line);
 	for (i = 0; i < l->ntargets && !err; i++) {
 		t.x = l->targets[i];
-		if (t.x->check && check_owner(l, i) == i)
+		if (!t.x->check || check_owner(l, i) != i)
+			continue;
+		if (repeated && t.x->unique_ids)
+			err = qb_target_repeated_id(&s, q, t.x->unique_ids, file, line);
+		if (!err)
 			err = t.x->check(q, &s);
 	}
 	return err;
@@ -469,7 +482,8 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	if (!err && !q->schema_invalid)
 		count_coverage(l, q);
 	for (i = 0; i < QB_RULE_COUNT && !err; i++) {
-		if (!qb_rules[i].check || l->sev[i] == QB_SEV_OFF)
+		if (!qb_rules[i].check ||
+		    (l->sev[i] == QB_SEV_OFF && !(l->keep_ids && i == QB_RULE_ID_DUPLICATE)))
 			continue;
 		/* a question the schema rejects is only counted for its id */
 		if (q->schema_invalid && i != QB_RULE_ID_DUPLICATE)
@@ -485,6 +499,20 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	clear_supp(&l->supp);
 	l->q = NULL;
 	return err;
+}
+
+void qb_lint_keep_ids(struct qb_lint *l)
+{
+	l->keep_ids = 1;
+}
+
+int qb_lint_id_repeated(const struct qb_lint *l, const char **file, unsigned long *line)
+{
+	if (l->rules.id_seen_serial == 0 || l->rules.id_seen_serial != l->rules.serial)
+		return 0;
+	*file = l->rules.id_seen_file;
+	*line = l->rules.id_seen_line;
+	return 1;
 }
 
 int qb_lint_file_end(struct qb_lint *l, const struct qb_bank_info *b)

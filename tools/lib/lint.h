@@ -35,8 +35,17 @@ void qb_lint_free(struct qb_lint *l);
  * The array and its exporters must outlive L. */
 void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n);
 
+/* Makes id-duplicate keep its index of ids even when the rule is off, for
+ * qb_lint_id_repeated (an export to a target that needs unique ids). */
+void qb_lint_keep_ids(struct qb_lint *l);
+
 int qb_lint_file_begin(struct qb_lint *l, const char *file, size_t index);
 int qb_lint_question(struct qb_lint *l, const struct qb_question *q);
+/* After qb_lint_question: 1 when that question's id is an earlier
+ * question's of the run (what id-duplicate finds, on or off, suppressed or
+ * not; the earlier question's file and line in *FILE and *LINE), else 0.
+ * Needs id-duplicate on or qb_lint_keep_ids. */
+int qb_lint_id_repeated(const struct qb_lint *l, const char **file, unsigned long *line);
 /* At the end of a file; B carries the file-wide pragmas. */
 int qb_lint_file_end(struct qb_lint *l, const struct qb_bank_info *b);
 /* After the last file: bank-wide rules, coverage thresholds, sorting. */

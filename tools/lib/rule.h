@@ -73,6 +73,12 @@ struct qb_rule_ctx {
 	struct qb_buf scratch2;
 	struct qb_rules_state *state;      /* patterns, text cache (rule_common.c) */
 	struct qb_rule_digests *digests;   /* bank-wide rules (rule_digest.c), made on first use */
+	/* Set by id-duplicate (whether or not the rule is on): the serial of
+	 * the last question whose id an earlier question of the run has, and
+	 * where that earlier question is (its file and line). */
+	size_t id_seen_serial;
+	const char *id_seen_file;
+	unsigned long id_seen_line;
 };
 
 /* Compiles the patterns; 0 or a negative error (CX is then disposed). */

@@ -310,6 +310,16 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <!-- qbank-disable option-count -- legacy --> before a question with four options.\n"
 	  "Good: remove the comment.",
 	  NULL, NULL },
+	[QB_RULE_TARGET_CANVAS_ID] = { "target-canvas-id", QB_SEV_ERROR,
+	  "a question id that an earlier question has, which Canvas would take for that question",
+	  "Target check of the canvas exporter: Canvas identifies a quiz's questions by their ids "
+	  "(the item's ident), so a second question with an id would be taken for the first. The "
+	  "export refuses such a question whatever the configuration; lint reports this finding "
+	  "only when id-duplicate does not (e.g. with id-duplicate off, or suppressed inline "
+	  "before the question).\n"
+	  "Bad: <!-- qbank-disable id-duplicate --> before a second question with id=\"q1\".\n"
+	  "Good: id=\"q2\".",
+	  NULL, NULL },
 	[QB_RULE_TARGET_CANVAS_KEY] = { "target-canvas-key", QB_SEV_ERROR,
 	  "Canvas's scoring condition cannot state the question's key",
 	  "Target check of the canvas exporter: a Canvas multiple_choice_question has exactly one "
@@ -479,9 +489,13 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Good: two options or more.",
 	  NULL, NULL },
 	[QB_RULE_TARGET_QTI_IDENTIFIER] = { "target-qti-identifier", QB_SEV_ERROR,
-	  "a question or option id that is not a QTI identifier, or two equal option ids",
+	  "a question or option id that is not a QTI identifier, two equal option ids, or a "
+	  "question id that an earlier question has",
 	  "Target check of the qti21 exporter: question ids become item identifiers and option "
-	  "ids choice identifiers, which are XML NCNames and unique within the item.\n"
+	  "ids choice identifiers, which are XML NCNames and unique within the item; a question id "
+	  "also names the item's file and its resource in the package's manifest, so it is unique "
+	  "in the package (reported only when id-duplicate does not, e.g. with id-duplicate off or "
+	  "suppressed inline).\n"
 	  "Bad: <option id=\"1st\">\nGood: <option id=\"first\">",
 	  NULL, NULL },
 	[QB_RULE_TARGET_QTI_KEY] = { "target-qti-key", QB_SEV_ERROR,

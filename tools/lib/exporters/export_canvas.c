@@ -35,12 +35,13 @@
  * Memory: the items are written at once to a temporary file, in bank
  * order; the commit copies them into the zip grouped by category, a run
  * (consecutive items of one group: one stretch of the file, one per
- * category element in a usual bank) at a time. What stays in memory per
- * question is a 64-bit hash of its id, to find a repeated id
- * (qti_internal.h: about 14 bytes; two ids whose hashes collide, about
- * 3e-8 at a million, would refuse the export), instead of a record, the
- * id and its map (about 80 bytes a question before). The package has a
- * handful of entries, so libarchive's central directory stays small. */
+ * category element in a usual bank) at a time. Nothing stays in memory
+ * per question: a repeated id, which Canvas would take for one question,
+ * is refused by the export driver from the lint's index of ids
+ * (exporter.h, unique_ids), where this exporter once kept a 64-bit hash of
+ * every id (about 14 bytes a question, and a record, the id and its map,
+ * about 80, before that). The package has a handful of entries, so
+ * libarchive's central directory stays small. */
 #include "exporters.h"
 
 #include <errno.h>
@@ -99,7 +100,6 @@ struct canvas {
 	size_t ngroups, capgroups;
 	struct media *media;
 	size_t nmedia, capmedia;
-	struct qti_hashes ids;     /* question ids in use */
 	struct qb_map groupmap;
 	struct qb_map medmap;
 	struct qti_hashes names;   /* entry names in use */
@@ -1035,7 +1035,6 @@ static void state_free(struct canvas *st)
 	free(st->groups);
 	free(st->media);
 	qti_hashes_dispose(&st->names);
-	qti_hashes_dispose(&st->ids);
 	qb_map_dispose(&st->groupmap);
 	qb_map_dispose(&st->medmap);
 	free(st);
@@ -1180,11 +1179,6 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 			return qti_failed(&st->s, err);
 	}
 	st->q = q;
-	if (qti_hashes_has(&st->ids, qti_hash_str(q->id))) {
-		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; Canvas identifies "
-			"questions by it", q->id);
-		goto done;
-	}
 	rc = group_for(st, q, &g);
 	if (rc) {
 		qti_fail(&st->s, rc, NULL);
@@ -1205,13 +1199,12 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
 	len = (size_t)xmlBufferLength(st->xbuf);
-	rc = qti_hashes_take(&st->ids, qti_hash_str(q->id)) < 0 ? QB_ENOMEM : 0;
-	if (!rc && fwrite(xmlBufferContent(st->xbuf), 1, len, st->items) != len) {
+	if (fwrite(xmlBufferContent(st->xbuf), 1, len, st->items) != len) {
 		qb_error_set(&e, QB_EIO, "canvas: cannot write a temporary file: %s", strerror(errno));
 		rc = QB_EIO;
-	}
-	if (!rc)
+	} else {
 		rc = add_to_run(st, g, len);
+	}
 	if (!rc)
 		st->written += len;
 	if (rc) {

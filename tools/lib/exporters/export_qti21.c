@@ -42,13 +42,13 @@
  * when they are written; the test reads it section by section through
  * the runs (stretches of consecutive items of one section, one per
  * category element in a usual bank). What stays in memory per item is a
- * 64-bit hash of its id (to find a repeated id and keep the generated
- * identifiers clear of the ids) and one of its case-folded entry name
- * (qti_internal.h: about 14 bytes each, 28 a question), instead of the
- * 40-byte record, the id and its map that were held before. A repeated
- * id's hash is confirmed against the spool before the export is refused
- * for it (id_repeated); two hashes that collide otherwise (about 3e-8 at
- * a million ids) would give a generated identifier or an entry name the
+ * 64-bit hash of its id (to keep the generated identifiers clear of the
+ * ids) and one of its case-folded entry name (qti_internal.h: about 14
+ * bytes each, 28 a question), instead of the 40-byte record, the id and
+ * its map that were held before. A repeated id never reaches the
+ * exporter: the export driver refuses it from the lint's index of ids
+ * (exporter.h, unique_ids). Two hashes that collide (about 3e-8 at a
+ * million ids) would give a generated identifier or an entry name the
  * suffix "-2", and the package stays valid. The rest of the
  * export's peak is libarchive's: the zip writer keeps each entry's
  * central-directory record until the archive is closed, 46 bytes + the
@@ -57,10 +57,11 @@
  *
  * Refusals: problems that would make the package wrong (an image that
  * imgpath.h refuses to read, normally reported by lint already; an
- * identifier QTI cannot take; a question id used twice although
- * id-duplicate was turned down in a configuration) are collected while
- * the bank is read and refuse the export at commit (QB_EREFUSED), so that
- * lint's own findings still come out first.
+ * identifier QTI cannot take) are collected while the bank is read and
+ * refuse the export at commit (QB_EREFUSED), so that lint's own findings
+ * still come out first. A question id used twice although id-duplicate
+ * was turned down in a configuration is refused by the driver, as an
+ * id-duplicate error.
  *
  * QTI 3.0 (--to qti30) is the same package in QTI 3.0's form, written by
  * the same code from a row of the flavour table below: the item writer's
@@ -573,33 +574,6 @@ static int spool_read(const struct qti *st, struct rec_in *r)
 	return 0;
 }
 
-/* 1 when an earlier item has the id ID, 0 when none has, or a negative
- * error. Its hash in the set is confirmed against the spool (read only on
- * such a hit, which a bank without repeated ids meets with the
- * probability of a collision), so that no export is refused for a
- * repeat that is not one; once the export is refused anyway, a hit counts
- * as a repeat unread, so that many repeats do not each read the spool. */
-static int id_repeated(struct qti *st, const char *id)
-{
-	struct rec_in r = { .buf = NULL };
-	size_t i;
-	int rc, found = 0;
-
-	if (!id_in_use(st, id))
-		return 0;
-	if (st->s.nproblems)
-		return 1;
-	rc = fflush(st->spool) ? QB_EIO : spool_seek(st, 0);
-	for (i = 0; i < st->nitems && !rc && !found; i++) {
-		rc = spool_read(st, &r);
-		found = !rc && strcmp(r.id, id) == 0;
-	}
-	if (!rc && fseeko(st->spool, 0, SEEK_END))
-		rc = QB_EIO;
-	free(r.buf);
-	return rc ? rc : found;
-}
-
 /* ---- the exporter's entry points ---------------------------------------- */
 
 static void state_free(struct qti *st)
@@ -725,16 +699,6 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 	if (st->s.failed || !q->id)
 		return qti_failed(&st->s, err);
 	st->q = q;
-	rc = id_repeated(st, q->id);
-	if (rc < 0) {
-		qti_fail(&st->s, rc, NULL);
-		goto done;
-	}
-	if (rc) {
-		qti_problem(&st->s, st->q, "the id '%s' is used by an earlier question; QTI identifiers and "
-			"package resources must be unique", q->id);
-		goto done;
-	}
 	rc = section_for(st, q, &sec);
 	if (rc) {
 		qti_fail(&st->s, rc, NULL);

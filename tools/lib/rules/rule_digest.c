@@ -702,10 +702,13 @@ int qb_rule_id_duplicate(struct qb_rule_ctx *cx, const struct qb_question *q)
 		unsigned long line;
 
 		rec_name(d, first, &line, &id);
+		cx->id_seen_serial = cx->serial;
+		cx->id_seen_file = qb_rule_file_name(cx, rec_file(d, first));
+		cx->id_seen_line = line;
 		return qb_rule_report(cx, QB_RULE_ID_DUPLICATE, q->line,
 				      "question id '%s' is already used at %s:%lu; ids must be "
 				      "unique across all files linted together", q->id,
-				      qb_rule_file_name(cx, rec_file(d, first)), line);
+				      cx->id_seen_file, line);
 	}
 	err = this_rec(cx, d, q, &rec1);
 	if (!err)   /* hashed from q->id: the record's own would be decoded */
