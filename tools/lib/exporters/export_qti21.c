@@ -47,7 +47,7 @@
  * bytes each, 28 a question), instead of the 40-byte record, the id and
  * its map that were held before. A repeated id never reaches the
  * exporter: the export driver refuses it from the lint's index of ids
- * (exporter.h, unique_ids). Two hashes that collide (about 3e-8 at a
+ * (exporter.h, unique_ids), so the hashes are not checked for repeats. Two hashes that collide (about 3e-8 at a
  * million ids) would give a generated identifier or an entry name the
  * suffix "-2", and the package stays valid. The rest of the
  * export's peak is libarchive's: the zip writer keeps each entry's
@@ -59,9 +59,8 @@
  * imgpath.h refuses to read, normally reported by lint already; an
  * identifier QTI cannot take) are collected while the bank is read and
  * refuse the export at commit (QB_EREFUSED), so that lint's own findings
- * still come out first. A question id used twice although id-duplicate
- * was turned down in a configuration is refused by the driver, as an
- * id-duplicate error.
+ * still come out first. A question id used twice (with id-duplicate off
+ * or suppressed) is refused by the driver, as target-qti-identifier.
  *
  * QTI 3.0 (--to qti30) is the same package in QTI 3.0's form, written by
  * the same code from a row of the flavour table below: the item writer's
