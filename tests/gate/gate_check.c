@@ -8,7 +8,8 @@
  * Generates N small random banks (1 to 3 questions of every type, with the
  * mistakes authors make: no key, two keys in a single, one option, empty
  * texts, two pairs and no distractor, decimal commas, huge points, equal
- * option ids, inline suppressions) each under a random configuration
+ * option ids, a question id used twice, inline suppressions) each under a
+ * random configuration
  * (rules switched off or lowered, never the target-* rules, which are the
  * gate), and checks each, then each BANK.xml given (default
  * configuration). Everything runs in this process through the library,
@@ -90,6 +91,7 @@ static const char *const cfg_rules[] = {
 	"key-missing", "key-multiple", "text-empty", "type-shape", "option-count",
 	"option-duplicate", "key-select-mismatch", "key-rationale-conflict", "question-duplicate",
 	"explanation-missing", "rationale-missing", "option-near-duplicate", "cue-*", "key-*",
+	"id-duplicate",
 };
 
 static void text(struct qb_buf *b, unsigned n, unsigned long salt)
@@ -185,8 +187,10 @@ static int gen_bank(const char *path, unsigned long k, struct qb_config *cfg)
 		if (chance(20))
 			qb_buf_printf(&b, "  <!-- qbank-disable %s - generated -->\n",
 				      cfg_rules[pick(sizeof(cfg_rules) / sizeof(cfg_rules[0]))]);
-		qb_buf_printf(&b, "  <question id=\"g%lu-%u\" type=\"%s\"%s>\n", k, i,
-			      qb_qtype_names[t], chance(4) ? " points=\"1000000\"" : "");
+		/* now and then the previous question's id again */
+		qb_buf_printf(&b, "  <question id=\"g%lu-%u\" type=\"%s\"%s>\n", k,
+			      i > 0 && chance(5) ? i - 1 : i, qb_qtype_names[t],
+			      chance(4) ? " points=\"1000000\"" : "");
 		gen_body(&b, t, k * 10 + i);
 		qb_buf_printf(&b, "    <explanation>Explained.</explanation>\n  </question>\n");
 	}
