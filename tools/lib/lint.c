@@ -349,7 +349,7 @@ void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *tar
 	l->ntargets = n;
 	for (i = 0; i < n; i++)
 		if (targets[i]->unique_ids)
-			l->keep_ids = 1;   /* a repeated id is their finding too */
+			qb_lint_keep_ids(l);   /* a repeated id is their finding too */
 }
 
 struct target_ctx {
@@ -403,6 +403,7 @@ static int run_targets(struct qb_lint *l, const struct qb_question *q)
 		t.x = l->targets[i];
 		if (!t.x->check || check_owner(l, i) != i)
 			continue;
+		/* targets sharing a check (qti21, qti30) share unique_ids too */
 		if (repeated && t.x->unique_ids)
 			err = qb_target_repeated_id(&s, q, t.x->unique_ids, file, line);
 		if (!err)
@@ -457,6 +458,15 @@ static void count_coverage(struct qb_lint *l, const struct qb_question *q)
 	}
 }
 
+/* 1 when rule I is checked: it has a check and is on, or it is
+ * id-duplicate and its index of ids is kept (qb_lint_keep_ids). */
+static int rule_runs(const struct qb_lint *l, size_t i)
+{
+	if (!qb_rules[i].check)
+		return 0;
+	return l->sev[i] != QB_SEV_OFF || (l->keep_ids && i == QB_RULE_ID_DUPLICATE);
+}
+
 int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 {
 	size_t i;
@@ -482,8 +492,7 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	if (!err && !q->schema_invalid)
 		count_coverage(l, q);
 	for (i = 0; i < QB_RULE_COUNT && !err; i++) {
-		if (!qb_rules[i].check ||
-		    (l->sev[i] == QB_SEV_OFF && !(l->keep_ids && i == QB_RULE_ID_DUPLICATE)))
+		if (!rule_runs(l, i))
 			continue;
 		/* a question the schema rejects is only counted for its id */
 		if (q->schema_invalid && i != QB_RULE_ID_DUPLICATE)

@@ -37,11 +37,9 @@
  * (consecutive items of one group: one stretch of the file, one per
  * category element in a usual bank) at a time. Nothing stays in memory
  * per question: a repeated id, which Canvas would take for one question,
- * is refused by the export driver from the lint's index of ids
- * (exporter.h, unique_ids), where this exporter once kept a 64-bit hash of
- * every id (about 14 bytes a question, and a record, the id and its map,
- * about 80, before that). The package has a handful of entries, so
- * libarchive's central directory stays small. */
+ * never reaches this exporter (the export driver refuses it from the
+ * lint's index of ids: exporter.h, unique_ids). The package has a handful
+ * of entries, so libarchive's central directory stays small. */
 #include "exporters.h"
 
 #include <errno.h>
