@@ -293,11 +293,13 @@ static int write_choice(struct gift *st, const struct qb_question *q)
 	 * Moodle XML export marks it. qformat_gift reads a weight of at most
 	 * two integer digits (/^%\-*([0-9]{1,2})\.?([0-9]*)%/), so 100 % is
 	 * written 99.99999, which Moodle's grade check snaps to 100 (it is
-	 * within its 0.00001 of the listed value). */
+	 * within its 0.00001 of the listed value). A multiple question
+	 * without a correct option (key-missing, which refuses the export)
+	 * is still written here, with its wrong options only. */
 	if (q->type == QB_Q_MULTIPLE) {
-		const struct qb_moodle_grade *g = qb_moodle_share(right);
+		const struct qb_moodle_grade *g = right ? qb_moodle_share(right) : NULL;
 
-		snprintf(pos, sizeof(pos), "~%%%s%%", right == 1 ? "99.99999" : g->spelling);
+		snprintf(pos, sizeof(pos), "~%%%s%%", right == 1 ? "99.99999" : g ? g->spelling : "0");
 		g = wrong ? qb_moodle_share(wrong) : NULL;
 		snprintf(neg, sizeof(neg), "~%%-%s%%", wrong == 1 ? "99.99999" : g ? g->spelling : "0");
 	}
