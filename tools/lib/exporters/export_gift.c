@@ -382,12 +382,17 @@ static int write_short(struct gift *st, const struct qb_question *q)
 	return rc ? rc : qb_buf_adds(&st->line, "}\n");
 }
 
-/* {#VALUE:TOLERANCE}, numbers as Moodle's database takes them. */
+/* {#VALUE:TOLERANCE}, numbers as Moodle's database takes them. A numeric
+ * question without an answer (key-missing, which refuses the export) is
+ * written {#}. */
 static int write_numeric(struct gift *st, const struct qb_question *q)
 {
-	const struct qb_answer *a = &q->answers[0];
+	const struct qb_answer *a;
 	int rc;
 
+	if (q->nanswers == 0)
+		return qb_buf_adds(&st->line, "{#}\n");
+	a = &q->answers[0];
 	qb_buf_clear(&st->tmp);
 	rc = qb_moodle_decimal(&st->tmp, a->value, 1);
 	if (!rc)
