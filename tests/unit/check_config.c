@@ -148,6 +148,26 @@ START_TEST(rule_check_is_the_callers)
 }
 END_TEST
 
+START_TEST(read_errors_are_fixed)
+{
+	struct qb_config *c;
+	struct qb_error err;
+
+	ck_assert_int_eq(qb_rule_known("xml-schema"), QB_CONFIG_RULE_FIXED);
+	ck_assert_int_eq(qb_rule_known("limit-exceeded"), QB_CONFIG_RULE_FIXED);
+	ck_assert_int_eq(qb_rule_known("key-missing"), QB_CONFIG_RULE_OK);
+	ck_assert_int_eq(qb_rule_known("xml-*"), QB_CONFIG_RULE_OK);
+	ck_assert_int_eq(qb_rule_known("no-such-rule"), QB_CONFIG_RULE_UNKNOWN);
+	ck_assert_int_eq(qb_config_new(&c), 0);
+	/* "error" is what it is anyway; anything else is refused at its line */
+	ck_assert_int_eq(parse(c, "[rules]\nxml-syntax = \"error\"\n", &err), 0);
+	ck_assert_int_eq(parse(c, "[rules]\nxml-schema = \"off\"\n", &err), QB_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.toml:2: 'xml-schema' is a read error"));
+	ck_assert_int_eq(parse(c, "[rules]\n\"xml-*\" = \"off\"\n", &err), 0);
+	qb_config_free(c);
+}
+END_TEST
+
 START_TEST(load_missing_file)
 {
 	struct qb_config *c;
@@ -170,6 +190,7 @@ Suite *suite_config(void)
 	tcase_add_test(tc, command_line_wins);
 	tcase_add_test(tc, errors_name_their_line);
 	tcase_add_test(tc, rule_check_is_the_callers);
+	tcase_add_test(tc, read_errors_are_fixed);
 	tcase_add_test(tc, load_missing_file);
 	suite_add_tcase(s, tc);
 	return s;

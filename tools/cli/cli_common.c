@@ -49,6 +49,12 @@ static int set_list(struct qb_config *c, const char *list, int enable, const cha
 				rc = cli_usage_error(cmd, "unknown rule '%s'; 'qbank rules' lists them", tok);
 			break;
 		}
+		if (!enable && qb_rule_known(tok) == QB_CONFIG_RULE_FIXED) {
+			rc = cli_usage_error(cmd, "'%s' is a read error and always an error: what qbank "
+					     "cannot read is neither checked nor exported; fix the bank "
+					     "instead", tok);
+			break;
+		}
 		if (qb_config_set_severity(c, tok, QB_SEV_OFF, enable))
 			rc = QB_EXIT_USAGE;
 	}

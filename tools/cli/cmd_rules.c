@@ -125,7 +125,8 @@ int cmd_explain(int argc, char **argv)
 	r = qb_rule_find(argv[first]);
 	if (!r)
 		return cli_usage_error("explain", "unknown rule '%s'; 'qbank rules' lists them", argv[first]);
-	printf("%s (%s by default)\n%s.\n\n%s\n", r->id, qb_severity_name(r->severity), r->summary,
-	       r->explanation);
+	printf("%s (%s%s)\n%s.\n\n%s\n", r->id, qb_severity_name(r->severity),
+	       r->fixed ? ", always: a read error, which no configuration or suppression changes"
+			: " by default", r->summary, r->explanation);
 	return QB_EXIT_OK;
 }

@@ -485,11 +485,12 @@ static int top_setting(struct parser *p, const char *key, const struct value *v)
 static int rules_setting(struct parser *p, const char *key, const struct value *v)
 {
 	enum qb_severity sev;
-	int rc;
+	int rc, kind;
 
 	if (strcmp(key, "max-warnings") == 0 || strncmp(key, "min-", 4) == 0)
 		return fail(p, "'%s' is not a rule: put it above the first [table]", key);
-	if (p->known && !p->known(key))
+	kind = p->known ? p->known(key) : QB_CONFIG_RULE_OK;
+	if (kind == QB_CONFIG_RULE_UNKNOWN)
 		return fail(p, "unknown rule '%s'; 'qbank rules' lists them", key);
 	rc = want(p, v, V_STRING, key);
 	if (rc)
@@ -497,6 +498,9 @@ static int rules_setting(struct parser *p, const char *key, const struct value *
 	if (qb_severity_parse(&sev, v->s))
 		return fail(p, "severity of '%s' must be \"error\", \"warning\", \"info\" or \"off\", not \"%s\"",
 			    key, v->s);
+	if (kind == QB_CONFIG_RULE_FIXED && sev != QB_SEV_ERROR)
+		return fail(p, "'%s' is a read error and always an error: what qbank cannot read is "
+			    "neither checked nor exported; fix the bank and remove this line", key);
 	return qb_config_set_severity(p->c, key, sev, 0);
 }
 

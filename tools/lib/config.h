@@ -91,16 +91,20 @@ const struct qb_user_rule *qb_config_user_rule(const struct qb_config *c, const 
  * to free(), or NULL when there is none. */
 int qb_config_find(char **out, struct qb_error *err);
 
-/* Whether NAME, a key of the [rules] table, may stand for rules: 1 or 0.
+/* Whether NAME, a key of the [rules] table, may stand for rules:
+ * QB_CONFIG_RULE_OK, QB_CONFIG_RULE_UNKNOWN (0), or QB_CONFIG_RULE_FIXED
+ * for a rule whose severity no configuration changes (a read error).
  * The configuration sits below the rule table (tools/README.md "Floors")
  * and knows no rule ids; whoever joins the two passes the table's own
  * check (qb_rule_known, rules.h). */
+enum { QB_CONFIG_RULE_UNKNOWN = 0, QB_CONFIG_RULE_OK = 1, QB_CONFIG_RULE_FIXED = 2 };
 typedef int (*qb_config_rule_check_fn)(const char *name);
 
 /* Reads the configuration file PATH into C. Settings already in C (the
  * command line's) win: the file's severities go before them, its
  * thresholds apply only where C has none. A key of [rules] that KNOWN
- * rejects is an error at its line (NULL: every key is taken). Errors:
+ * finds unknown, or fixed with a severity other than "error", is an error
+ * at its line (NULL: every key is taken). Errors:
  * QB_EIO (unreadable) or QB_EINVAL with "PATH:LINE: message" in ERR; C is
  * unchanged then. */
 int qb_config_load(struct qb_config *c, const char *path, qb_config_rule_check_fn known,

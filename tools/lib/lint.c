@@ -91,7 +91,8 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 		return QB_ENOMEM;
 	l->cfg = cfg;
 	for (i = 0; i < QB_RULE_COUNT; i++)
-		l->sev[i] = qb_config_severity(cfg, qb_rules[i].id, qb_rules[i].severity);
+		l->sev[i] = qb_rules[i].fixed ? qb_rules[i].severity
+			  : qb_config_severity(cfg, qb_rules[i].id, qb_rules[i].severity);
 	rc = qb_rule_ctx_init(&l->rules, &host, l, cfg);
 	if (rc) {
 		qb_lint_free(l);
@@ -271,10 +272,17 @@ static int report_unused(struct qb_lint *l, const struct suppressions *s, const 
 	for (i = 0; i < s->n && !err; i++) {
 		if (s->v[i].used)
 			continue;
+		const struct qb_rule *r = qb_rule_find(s->v[i].rule);
+
 		if (!qb_rule_known(s->v[i].rule))
 			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, s->v[i].line, question,
 					"suppression names '%s', which is not a rule; "
 					"see 'qbank rules' for the ids", s->v[i].rule);
+		else if (r && r->fixed)
+			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, s->v[i].line, question,
+					"'%s' is a read error and cannot be suppressed: what qbank "
+					"cannot read is neither checked nor exported; fix the file and "
+					"remove the suppression", s->v[i].rule);
 		else
 			err = report_at(l, QB_RULE_SUPPRESSION_UNUSED, l->file, s->v[i].line, question,
 					"suppression of '%s' suppresses nothing here; remove it",
@@ -305,7 +313,8 @@ static int vreport(struct qb_lint *l, enum qb_rule_key rule, const char *user_id
 	if (sev < min_sev)
 		sev = min_sev;
 	if (l->q && question && l->q->id && strcmp(question, l->q->id) == 0 &&
-	    rule != QB_RULE_SUPPRESSION_UNUSED && suppressed(l, id))
+	    rule != QB_RULE_SUPPRESSION_UNUSED && !(rule < QB_RULE_COUNT && qb_rules[rule].fixed) &&
+	    suppressed(l, id))
 		return 0;
 	err = qb_buf_vprintf(&msg, fmt, ap);
 	if (!err)

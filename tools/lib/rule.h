@@ -34,6 +34,12 @@ struct qb_rule {
 	int (*check)(struct qb_rule_ctx *cx, const struct qb_question *q);
 	/* Called once after the last file (bank-wide rules), or NULL. */
 	int (*finish)(struct qb_rule_ctx *cx);
+	/* 1: a read error (the file, or a question of it, was not read, so
+	 * nothing in it is checked or exported). Always an error: no
+	 * configuration, --disable or suppression changes it, or a bank whose
+	 * questions were skipped unread would lint clean and export without
+	 * them. */
+	int fixed;
 };
 
 /* A finding as a rule hands it to the host. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "rules/rules_impl.h"
 #include "text.h"
 
@@ -208,7 +209,7 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "never exported.\n"
 	  "Bad: <question id=\"an-id-of-two-hundred-characters...\">\n"
 	  "Good: <question id=\"pt-dist-07\">",
-	  NULL, NULL },
+	  NULL, NULL, 1 },
 	[QB_RULE_NUMERIC_TOLERANCE_MISSING] = { "numeric-tolerance-missing", QB_SEV_WARNING,
 	  "a numeric answer with a fractional part has no tolerance",
 	  "A numeric answer without tolerance is marked by exact equality, so a candidate who "
@@ -542,7 +543,7 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "no DTD, so a file with a DOCTYPE is not read at all.\n"
 	  "Bad: <!DOCTYPE bank [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
 	  "Good: no DOCTYPE; write &lt; &amp; &gt; &quot; &apos; or the character itself.",
-	  NULL, NULL },
+	  NULL, NULL, 1 },
 	[QB_RULE_XML_ENCODING] = { "xml-encoding", QB_SEV_ERROR,
 	  "the file is not UTF-8 (UTF-16, another declared encoding, or bytes that are not UTF-8)",
 	  "Bank files are UTF-8 so that diffs, grep and review in pull requests work on them and "
@@ -552,7 +553,7 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "bytes, the column and the iconv command that converts the file.\n"
 	  "Bad: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
 	  "Good: <?xml version=\"1.0\" encoding=\"UTF-8\"?> (convert with iconv -t UTF-8).",
-	  NULL, NULL },
+	  NULL, NULL, 1 },
 	[QB_RULE_XML_SCHEMA] = { "xml-schema", QB_SEV_ERROR,
 	  "the file does not follow schema/qbank.xsd",
 	  "Elements, attributes and their order must follow the bank schema. The message says it in "
@@ -563,12 +564,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "says what the file is (a Moodle XML file: qbank import converts it).\n"
 	  "Bad: <option><rationale>...</rationale></option> (no text).\n"
 	  "Good: <option><text>...</text><rationale>...</rationale></option>",
-	  NULL, NULL },
+	  NULL, NULL, 1 },
 	[QB_RULE_XML_SYNTAX] = { "xml-syntax", QB_SEV_ERROR,
 	  "the file is not well-formed XML",
 	  "The parser stops at the first well-formedness error; nothing after it is checked.\n"
 	  "Bad: <stem>a < b</stem>\nGood: <stem>a &lt; b</stem>",
-	  NULL, NULL },
+	  NULL, NULL, 1 },
 };
 
 const size_t qb_nrules = sizeof(qb_rules) / sizeof(qb_rules[0]);
@@ -587,7 +588,12 @@ const struct qb_rule *qb_rule_find(const char *id)
 
 int qb_rule_known(const char *name)
 {
-	return qb_rule_find(name) || strpbrk(name, "*?[") || strncmp(name, "custom/", 7) == 0;
+	const struct qb_rule *r = qb_rule_find(name);
+
+	if (r)
+		return r->fixed ? QB_CONFIG_RULE_FIXED : QB_CONFIG_RULE_OK;
+	return strpbrk(name, "*?[") || strncmp(name, "custom/", 7) == 0 ? QB_CONFIG_RULE_OK
+									: QB_CONFIG_RULE_UNKNOWN;
 }
 
 const char *qb_rule_suggest(const char *name)

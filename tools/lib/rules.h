@@ -17,10 +17,12 @@ extern const size_t qb_nrules;
 /* Binary search by id; NULL when unknown. */
 const struct qb_rule *qb_rule_find(const char *id);
 
-/* 1 when NAME may stand for rules in a configuration, a --disable list or
- * a suppression: an id of the table, a glob ("cue-*"), or a user rule's
- * id (custom/...); 0 otherwise. The configuration's parser takes it as its
- * rule check (qb_config_load). */
+/* Nonzero when NAME may stand for rules in a configuration, a --disable
+ * list or a suppression: an id of the table, a glob ("cue-*"), or a user
+ * rule's id (custom/...); 0 otherwise. The id of a fixed rule (a read
+ * error, struct qb_rule) gives QB_CONFIG_RULE_FIXED, anything else known
+ * QB_CONFIG_RULE_OK (config.h): the configuration's parser takes it as its
+ * rule check (qb_config_load). A glob never touches a fixed rule. */
 int qb_rule_known(const char *name);
 
 /* The id of the table nearest to NAME, for "did you mean" (a misspelt id:
