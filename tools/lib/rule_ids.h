@@ -51,11 +51,15 @@
 	X(TARGET_CANVAS_NUMBER)          \
 	X(TARGET_CANVAS_SHORT_CASE)      \
 	X(TARGET_GIFT_CASE)              \
+	X(TARGET_GIFT_EMPTY)             \
 	X(TARGET_GIFT_ESSAY)             \
 	X(TARGET_GIFT_FRACTION)          \
 	X(TARGET_GIFT_IMAGE)             \
+	X(TARGET_GIFT_KEY)               \
 	X(TARGET_GIFT_MATCHING)          \
+	X(TARGET_GIFT_NUMBER)            \
 	X(TARGET_GIFT_POINTS)            \
+	X(TARGET_GIFT_SHAPE)             \
 	X(TARGET_GIFT_SHUFFLE)           \
 	X(TARGET_GIFT_TAG)               \
 	X(TARGET_GIFT_UNIT)              \

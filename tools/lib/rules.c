@@ -364,6 +364,14 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "case-sensitive=\"true\">\nGood: case-sensitive=\"false\" (the default), or export it to "
 	  "Moodle XML.",
 	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_EMPTY] = { "target-gift-empty", QB_SEV_ERROR,
+	  "an option, answer, pair or distractor is empty, which Moodle drops or stops on",
+	  "Target check of the gift exporter: Moodle saves a GIFT question through the same "
+	  "question types as a Moodle XML one, and drops an empty answer (so the question is "
+	  "marked on fewer options than the bank has) or stops on a matching subquestion without "
+	  "an answer. Reported when text-empty does not report it.\n"
+	  "Bad: <option><text> </text></option>\nGood: <option><text>DDP</text></option>",
+	  NULL, NULL },
 	[QB_RULE_TARGET_GIFT_ESSAY] = { "target-gift-essay", QB_SEV_ERROR,
 	  "an essay with a grader rubric, plain-text input or word limits, which GIFT cannot state",
 	  "A GIFT essay ({}) imports into Moodle with an empty grader information, a formatted "
@@ -388,6 +396,17 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "src=\"ring.png\" alt=\"ring\"/></stem>\nGood: describe it in words, or export to Moodle "
 	  "XML.",
 	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_KEY] = { "target-gift-key", QB_SEV_ERROR,
+	  "Moodle cannot mark the GIFT question by its key (no key, or several in a single)",
+	  "Target check of the gift exporter: a single question becomes a GIFT multiple choice "
+	  "with one right answer (=), so it needs exactly one correct option; a multiple question "
+	  "needs at least one, or Moodle imports one that nobody can score on; a short question "
+	  "needs an accepted answer, or its empty braces ({}) import as an essay. The export "
+	  "refuses such a question whatever the configuration; lint reports this finding only "
+	  "when key-missing, key-multiple or type-shape do not.\n"
+	  "Bad: key-missing = \"off\" and a single question with no correct option.\n"
+	  "Good: one option with correct=\"true\".",
+	  NULL, NULL },
 	[QB_RULE_TARGET_GIFT_MATCHING] = { "target-gift-matching", QB_SEV_ERROR,
 	  "a matching question Moodle's GIFT import refuses (fewer than 2 pairs or 3 answers)",
 	  "Moodle's matching question needs at least two subquestions and three answers in all "
@@ -395,12 +414,30 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "fails.\nBad: two pairs and no distractor.\nGood: three pairs, or two pairs and a "
 	  "distractor.",
 	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_NUMBER] = { "target-gift-number", QB_SEV_ERROR,
+	  "a number Moodle refuses (a numeric answer, a tolerance, an essay count)",
+	  "Target check of the gift exporter: a numerical answer and its tolerance are numbers "
+	  "written with a '.' ({#3.5:0.05}); Moodle's GIFT import turns anything else into '*', "
+	  "which accepts every response. "
+	  "Reported when type-shape does not.\n"
+	  "Bad: <answer>3,5</answer>\nGood: <answer tolerance=\"0.05\">3.5</answer>",
+	  NULL, NULL },
 	[QB_RULE_TARGET_GIFT_POINTS] = { "target-gift-points", QB_SEV_ERROR,
 	  "points other than 1, which GIFT cannot state",
 	  "GIFT has no syntax for a question's mark: Moodle imports every GIFT question with a "
 	  "default mark of 1. A question worth 2, 0.5 or 5 points would change its weight in a "
 	  "quiz without a word.\nBad: <question id=\"q1\" type=\"single\" points=\"2\">\nGood: "
 	  "points=\"1\" (the default), or export to Moodle XML, which keeps the mark.",
+	  NULL, NULL },
+	[QB_RULE_TARGET_GIFT_SHAPE] = { "target-gift-shape", QB_SEV_ERROR,
+	  "a body GIFT cannot carry for Moodle (fewer than 2 options, not one truefalse or numeric "
+	  "answer)",
+	  "Target check of the gift exporter: a multiple choice needs two answers, a truefalse "
+	  "question exactly one answer, true or false ({T} or {F}), and a numerical question "
+	  "exactly one number; GIFT has room for no other. Reported when option-count or "
+	  "type-shape does not.\n"
+	  "Bad: type-shape = \"off\" and a numeric question with two answers.\n"
+	  "Good: one answer, with a tolerance that covers both values.",
 	  NULL, NULL },
 	[QB_RULE_TARGET_GIFT_SHUFFLE] = { "target-gift-shuffle", QB_SEV_ERROR,
 	  "options kept in order (shuffle=\"false\"), which GIFT cannot state",

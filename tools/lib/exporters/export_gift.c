@@ -87,6 +87,34 @@ static int tag_ok(const char *t)
 	return 1;
 }
 
+/* Moodle saves a GIFT question through the same question types as one of
+ * its XML import, so what they need of the key and the body
+ * (qb_moodle_check_body) holds for GIFT as well; those reasons are this
+ * target's rules. Moodle's fraction and matching reasons are left out:
+ * the checks below say them for GIFT. */
+static const struct {
+	enum qb_rule_key moodle, gift;
+} as_gift[] = {
+	{ QB_RULE_TARGET_MOODLE_EMPTY, QB_RULE_TARGET_GIFT_EMPTY },
+	{ QB_RULE_TARGET_MOODLE_KEY, QB_RULE_TARGET_GIFT_KEY },
+	{ QB_RULE_TARGET_MOODLE_NUMBER, QB_RULE_TARGET_GIFT_NUMBER },
+	{ QB_RULE_TARGET_MOODLE_SHAPE, QB_RULE_TARGET_GIFT_SHAPE },
+};
+
+/* A sink (exporter.h) that hands Moodle's reasons on to the sink CTX as
+ * the GIFT rules of as_gift, and drops the others. */
+static int moodle_as_gift(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			  enum qb_rule_key base, unsigned long line, const char *msg)
+{
+	const struct qb_target_sink *s = ctx;
+	size_t i;
+
+	for (i = 0; i < sizeof(as_gift) / sizeof(as_gift[0]); i++)
+		if (as_gift[i].moodle == rule)
+			return s->report(s->ctx, q, as_gift[i].gift, base, line, msg);
+	return 0;
+}
+
 /* What Moodle's GIFT import cannot read back as the bank says, as reasons
  * of rules target-gift-*: the exporter's target check (exporter.h), a pure
  * function of one schema-valid question (no state, no file system). The
@@ -94,11 +122,13 @@ static int tag_ok(const char *t)
  * question on any reason. Returns 0 or the first error of the sink. */
 int qb_gift_check(const struct qb_question *q, const struct qb_target_sink *s)
 {
-	int img = 0, rc = 0;
+	const struct qb_target_sink moodle = { moodle_as_gift, (void *)s };
+	int img = 0, rc;
 	size_t i;
 
 	if (q->type >= QB_Q_UNKNOWN || q->schema_invalid)
 		return 0;
+	rc = qb_moodle_check_body(q, &moodle);
 	if (q->points && q->points_value != 1.0)
 		REASON(POINTS, COUNT, 0, "it is worth %s points; GIFT has no "
 		       "mark, and Moodle imports every GIFT question worth 1", q->points);

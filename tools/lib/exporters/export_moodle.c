@@ -375,6 +375,11 @@ static int (*const type_checks[QB_Q_UNKNOWN])(const struct qb_question *, sink_t
 	[QB_Q_MATCHING] = check_matching,
 };
 
+int qb_moodle_check_body(const struct qb_question *q, const struct qb_target_sink *s)
+{
+	return q->type >= QB_Q_UNKNOWN || !q->id ? 0 : type_checks[q->type](q, s);
+}
+
 int qb_moodle_check(const struct qb_question *q, const struct qb_target_sink *s)
 {
 	struct qb_buf tmp = QB_BUF_INIT;
@@ -389,7 +394,7 @@ int qb_moodle_check(const struct qb_question *q, const struct qb_target_sink *s)
 		rc = REPORT(POINTS, COUNT, 0, "points '%s' is too large for Moodle (at most "
 			    "99999.9999999)", q->points);
 	qb_buf_dispose(&tmp);
-	return rc ? rc : type_checks[q->type](q, s);
+	return rc ? rc : qb_moodle_check_body(q, s);
 }
 
 #undef REPORT

@@ -47,6 +47,11 @@ int qb_moodle_question(void *state, const struct qb_question *q, struct qb_error
 int qb_moodle_commit(void *state, struct qb_error *err);
 void qb_moodle_abort(void *state);
 int qb_moodle_check(const struct qb_question *q, const struct qb_target_sink *s);
+/* The part of qb_moodle_check that Moodle's question types need of any
+ * import (the key and the body of each type, not the points): the GIFT
+ * exporter's check runs it too, since Moodle saves a GIFT question
+ * through the same question types. */
+int qb_moodle_check_body(const struct qb_question *q, const struct qb_target_sink *s);
 
 int qb_qti_open(void **state, const struct qb_export_opts *o, struct qb_error *err);
 int qb_qti_bank(void *state, const struct qb_bank_info *b, struct qb_error *err);
