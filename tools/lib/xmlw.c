@@ -72,13 +72,17 @@ int qb_xw_end(struct qb_xw *x)
 	return x->rc;
 }
 
+int qb_xw_needs_escape(const char *text)
+{
+	return text[strcspn(text, "&<>\"\r")] != '\0';
+}
+
 int qb_xw_write_text(xmlTextWriterPtr w, const char *text)
 {
-	size_t n = strcspn(text, "&<>\"\r");
 	int r;
 
-	if (text[n] == '\0')
-		r = xmlTextWriterWriteRawLen(w, BAD_CAST text, (int)n);
+	if (!qb_xw_needs_escape(text))
+		r = xmlTextWriterWriteRawLen(w, BAD_CAST text, (int)strlen(text));
 	else
 		r = xmlTextWriterWriteString(w, BAD_CAST text);
 	return r < 0 ? QB_EIO : 0;

@@ -52,6 +52,10 @@ int qb_xw_end_mixed(struct qb_xw *x);
 int qb_xw_end_full(struct qb_xw *x);
 int qb_xw_text(struct qb_xw *x, const char *text);
 
+/* 1 when TEXT holds a character libxml2's writer escapes in character
+ * data (& < > " or CR); text without one is written as it is. */
+int qb_xw_needs_escape(const char *text);
+
 /* Writes TEXT as character data into W's open element, as
  * xmlTextWriterWriteString does; text with nothing to escape (no & < > "
  * or CR, the characters libxml2 escapes there) goes out as it is, without
