@@ -455,7 +455,7 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 	memset(&x, 0, sizeof(x));
 	x.w = im->qw;
 	write_question(&x, q, kept_id(im, k));
-	if (x.rc || xmlTextWriterFlush(im->qw) < 0)
+	if (qb_xw_sync(&x) || xmlTextWriterFlush(im->qw) < 0)
 		return QB_ENOMEM;
 	s = (const char *)xmlBufferContent(im->qbuf);
 	len = (size_t)xmlBufferLength(im->qbuf);
@@ -864,7 +864,7 @@ static void write_text(struct qb_xw *x, const char *name, const char *text, int 
 	if (text && *text) {
 		if (!rich)
 			qb_xw_text(x, text);
-		else if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST text) < 0)
+		else if (!x->rc && xmlTextWriterWriteRaw(qb_xw_writer(x), BAD_CAST text) < 0)
 			x->rc = QB_EIO;
 	}
 	if (full)
@@ -887,7 +887,7 @@ static void write_side(struct qb_xw *x, const char *side, const char *text, int 
 	qb_xw_attr(x, "for", side);
 	if (!rich)
 		qb_xw_text(x, text);
-	else if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST text) < 0)
+	else if (!x->rc && xmlTextWriterWriteRaw(qb_xw_writer(x), BAD_CAST text) < 0)
 		x->rc = QB_EIO;
 	qb_xw_end_mixed(x);
 }
@@ -1005,20 +1005,18 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	}
 	b->len = k->len;
 	b->ptr[b->len] = '\0';
-	if (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
-	    xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)
-		x->rc = QB_EIO;
+	qb_xw_raw(x, "\n", 1);
+	qb_xw_raw(x, spaces, ind);
 	for (i = start = 0; !x->rc && i <= b->len; i++) {
 		if (i < b->len && b->ptr[i] != '\n' && b->ptr[i] != SPOOL_NL)
 			continue;
-		if (i > start && xmlTextWriterWriteRawLen(x->w, BAD_CAST(b->ptr + start),
-							   (int)(i - start)) < 0)
-			x->rc = QB_EIO;
-		if (i < b->len && !x->rc &&
-		    (xmlTextWriterWriteRawLen(x->w, BAD_CAST "\n", 1) < 0 ||
-		     (b->ptr[i] == '\n' &&
-		      xmlTextWriterWriteRawLen(x->w, BAD_CAST spaces, (int)ind) < 0)))
-			x->rc = QB_EIO;
+		if (i > start)
+			qb_xw_raw(x, b->ptr + start, i - start);
+		if (i < b->len) {
+			qb_xw_raw(x, "\n", 1);
+			if (b->ptr[i] == '\n')
+				qb_xw_raw(x, spaces, ind);
+		}
 		start = i + 1;
 	}
 	x->kids[x->depth] = 1;
@@ -1028,7 +1026,7 @@ static void write_description(struct qb_xw *x, const char *d)
 {
 	if (d && *d) {
 		qb_xw_start_mixed(x, "description");
-		if (!x->rc && xmlTextWriterWriteRaw(x->w, BAD_CAST d) < 0)
+		if (!x->rc && xmlTextWriterWriteRaw(qb_xw_writer(x), BAD_CAST d) < 0)
 			x->rc = QB_EIO;
 		qb_xw_end_mixed(x);
 	}

@@ -2,12 +2,63 @@
 
 #include <string.h>
 
+#include <libxml/tree.h>
+
 #include "error.h"
+
+/* ---- the pending bytes ---------------------------------------------------- */
+
+int qb_xw_sync(struct qb_xw *x)
+{
+	if (x->npend && !x->rc && xmlTextWriterWriteRawLen(x->w, BAD_CAST x->pend, (int)x->npend) < 0)
+		x->rc = QB_EIO;
+	x->npend = 0;
+	return x->rc;
+}
+
+static void put(struct qb_xw *x, const char *s, size_t n)
+{
+	if (x->rc)
+		return;
+	if (n > sizeof(x->pend) - x->npend) {
+		qb_xw_sync(x);
+		if (n > sizeof(x->pend)) {
+			if (!x->rc && xmlTextWriterWriteRawLen(x->w, BAD_CAST s, (int)n) < 0)
+				x->rc = QB_EIO;
+			return;
+		}
+	}
+	memcpy(x->pend + x->npend, s, n);
+	x->npend += n;
+}
+
+static void puts_(struct qb_xw *x, const char *s)
+{
+	put(x, s, strlen(s));
+}
+
+/* Content follows in the innermost element: its start tag gets its '>'. */
+static void close_tag(struct qb_xw *x)
+{
+	if (x->open_tag) {
+		x->open_tag = 0;
+		put(x, ">", 1);
+	}
+}
+
+/* The innermost element's tag was written here (not by libxml2's writer). */
+static int own(const struct qb_xw *x)
+{
+	return x->depth > 0 && x->names[x->depth][0];
+}
+
+/* ---- the document ---------------------------------------------------------- */
 
 int qb_xw_begin(struct qb_xw *x, xmlTextWriterPtr w)
 {
 	memset(x, 0, sizeof(*x));
 	x->w = w;
+	x->utf8 = 1;
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0)
 		x->rc = QB_EIO;
 	return x->rc;
@@ -17,24 +68,38 @@ int qb_xw_finish(struct qb_xw *x)
 {
 	while (!x->rc && x->depth > 0)
 		qb_xw_end(x);
-	if (!x->rc && (xmlTextWriterEndDocument(x->w) < 0 || xmlTextWriterFlush(x->w) < 0))
+	if (!qb_xw_sync(x) && (xmlTextWriterEndDocument(x->w) < 0 || xmlTextWriterFlush(x->w) < 0))
 		x->rc = QB_EIO;
 	return x->rc;
 }
 
-/* A line break and two spaces per level, outside mixed content: one write,
- * since every call into the writer has a cost of its own. */
+xmlTextWriterPtr qb_xw_writer(struct qb_xw *x)
+{
+	close_tag(x);
+	qb_xw_sync(x);
+	return x->w;
+}
+
+/* A line break and two spaces per level, outside mixed content. */
 static void newline(struct qb_xw *x)
 {
 	static const char line[] = "\n                                                                ";
-	int n = x->depth * 2 < (int)sizeof(line) - 2 ? x->depth * 2 : (int)sizeof(line) - 2;
+	size_t n = (size_t)x->depth * 2;
 
-	if (!x->rc && xmlTextWriterWriteRawLen(x->w, BAD_CAST line, 1 + n) < 0)
-		x->rc = QB_EIO;
+	if (n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	close_tag(x);
+	put(x, line, n + 1);
 }
 
-int qb_xw_start(struct qb_xw *x, const char *name)
+/* ---- elements -------------------------------------------------------------- */
+
+/* Opens NAME: its tag written here, or on libxml2's writer (WRITER, or a
+ * name too long to keep). */
+static int start(struct qb_xw *x, const char *name, int writer)
 {
+	size_t n;
+
 	if (x->rc)
 		return x->rc;
 	if (x->depth >= QB_XW_DEPTH - 1)
@@ -44,20 +109,101 @@ int qb_xw_start(struct qb_xw *x, const char *name)
 	x->kids[x->depth] = 1;
 	if (x->rename)
 		name = x->rename(0, name);
-	if (!x->rc && xmlTextWriterStartElement(x->w, BAD_CAST name) < 0)
-		x->rc = QB_EIO;
+	close_tag(x);
+	n = strlen(name);
 	x->depth++;
 	x->kids[x->depth] = 0;
+	if (!writer && n > 0 && n < QB_XW_NAME) {
+		memcpy(x->names[x->depth], name, n + 1);
+		put(x, "<", 1);
+		put(x, name, n);
+		x->open_tag = 1;
+	} else {
+		x->names[x->depth][0] = '\0';
+		if (!qb_xw_sync(x) && xmlTextWriterStartElement(x->w, BAD_CAST name) < 0)
+			x->rc = QB_EIO;
+	}
 	return x->rc;
+}
+
+int qb_xw_start(struct qb_xw *x, const char *name)
+{
+	return start(x, name, 0);
+}
+
+/* A value xmlAttrSerializeTxtContent leaves as it is: no control
+ * characters (it writes tabs and line breaks as character references),
+ * none of " & < >, and outside a UTF-8 document no non-ASCII character
+ * (written as character references there). */
+static int plain_attr(const char *v, int utf8)
+{
+	const unsigned char *p;
+	unsigned char top = utf8 ? 0xff : 0x7e;
+
+	for (p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x20 || *p > top || *p == '"' || *p == '&' || *p == '<' || *p == '>')
+			return 0;
+	return 1;
 }
 
 int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 {
+	xmlBufferPtr b;
+
 	if (x->rename)
 		name = x->rename(1, name);
-	if (!x->rc && xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST value) < 0)
-		x->rc = QB_EIO;
+	if (x->rc)
+		return x->rc;
+	if (!own(x)) {
+		if (!qb_xw_sync(x) && xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST value) < 0)
+			x->rc = QB_EIO;
+		return x->rc;
+	}
+	if (!x->open_tag)
+		return x->rc = QB_EIO;   /* after content: libxml2's writer refuses it too */
+	put(x, " ", 1);
+	puts_(x, name);
+	put(x, "=\"", 2);
+	if (plain_attr(value, x->utf8)) {
+		puts_(x, value);
+	} else if (!(b = xmlBufferCreate())) {
+		x->rc = QB_ENOMEM;
+	} else {
+		/* the document only says whether the output is UTF-8, as
+		 * libxml2's writer says it after xmlTextWriterStartDocument */
+		xmlDoc doc;
+
+		memset(&doc, 0, sizeof doc);
+		doc.encoding = x->utf8 ? BAD_CAST "UTF-8" : NULL;
+		xmlAttrSerializeTxtContent(b, &doc, NULL, BAD_CAST value);
+		put(x, (const char *)xmlBufferContent(b), (size_t)xmlBufferLength(b));
+		xmlBufferFree(b);
+	}
+	put(x, "\"", 1);
 	return x->rc;
+}
+
+/* The end tag of the element just left (x->depth is already its
+ * parent's); without content it gets "/>", or "></name>" when FULL. */
+static void end_tag(struct qb_xw *x, int full)
+{
+	const char *name = x->names[x->depth + 1];
+
+	if (!name[0]) {
+		if (!qb_xw_sync(x) &&
+		    (full ? xmlTextWriterFullEndElement(x->w) : xmlTextWriterEndElement(x->w)) < 0)
+			x->rc = QB_EIO;
+		return;
+	}
+	if (x->open_tag && !full) {
+		x->open_tag = 0;
+		put(x, "/>", 2);
+		return;
+	}
+	close_tag(x);
+	put(x, "</", 2);
+	puts_(x, name);
+	put(x, ">", 1);
 }
 
 int qb_xw_end(struct qb_xw *x)
@@ -67,8 +213,7 @@ int qb_xw_end(struct qb_xw *x)
 	x->depth--;
 	if (!x->mixed && x->kids[x->depth + 1])
 		newline(x);
-	if (!x->rc && xmlTextWriterEndElement(x->w) < 0)
-		x->rc = QB_EIO;
+	end_tag(x, 0);
 	return x->rc;
 }
 
@@ -79,32 +224,69 @@ int qb_xw_needs_escape(const char *text)
 
 int qb_xw_write_text(xmlTextWriterPtr w, const char *text)
 {
+	xmlChar *e;
 	int r;
 
 	if (!qb_xw_needs_escape(text))
-		r = xmlTextWriterWriteRawLen(w, BAD_CAST text, (int)strlen(text));
-	else
-		r = xmlTextWriterWriteString(w, BAD_CAST text);
+		return xmlTextWriterWriteRawLen(w, BAD_CAST text, (int)strlen(text)) < 0 ? QB_EIO : 0;
+	/* escaped as xmlTextWriterWriteString escapes character data, and
+	 * also where the writer has no element open */
+	e = xmlEncodeSpecialChars(NULL, BAD_CAST text);
+	if (!e)
+		return QB_ENOMEM;
+	r = xmlTextWriterWriteRaw(w, e);
+	xmlFree(e);
 	return r < 0 ? QB_EIO : 0;
 }
 
 int qb_xw_text(struct qb_xw *x, const char *text)
 {
-	if (!x->rc)
-		x->rc = qb_xw_write_text(x->w, text);
+	xmlChar *e;
+
+	if (x->rc)
+		return x->rc;
+	if (!text[0] && !own(x) && x->depth > 0) {
+		/* the writer's element gets its '>' as it would from an empty write */
+		if (!qb_xw_sync(x) && xmlTextWriterWriteRawLen(x->w, BAD_CAST "", 0) < 0)
+			x->rc = QB_EIO;
+		return x->rc;
+	}
+	close_tag(x);
+	if (!qb_xw_needs_escape(text)) {
+		puts_(x, text);
+	} else if (!(e = xmlEncodeSpecialChars(NULL, BAD_CAST text))) {
+		x->rc = QB_ENOMEM;
+	} else {
+		puts_(x, (const char *)e);
+		xmlFree(e);
+	}
 	return x->rc;
+}
+
+int qb_xw_raw(struct qb_xw *x, const char *s, size_t len)
+{
+	close_tag(x);
+	put(x, s, len);
+	return x->rc;
+}
+
+/* An element holding only text: its tags written here. */
+static void start_text(struct qb_xw *x, const char *name)
+{
+	start(x, name, 0);
+	x->mixed++;
 }
 
 int qb_xw_elem(struct qb_xw *x, const char *name, const char *text)
 {
-	qb_xw_start_mixed(x, name);
+	start_text(x, name);
 	qb_xw_text(x, text);
 	return qb_xw_end_mixed(x);
 }
 
 int qb_xw_leaf(struct qb_xw *x, const char *name, const char *text)
 {
-	qb_xw_start_mixed(x, name);
+	start_text(x, name);
 	if (text[0])
 		qb_xw_text(x, text);
 	return qb_xw_end_full(x);
@@ -112,7 +294,7 @@ int qb_xw_leaf(struct qb_xw *x, const char *name, const char *text)
 
 int qb_xw_start_mixed(struct qb_xw *x, const char *name)
 {
-	qb_xw_start(x, name);
+	start(x, name, 1);
 	x->mixed++;
 	return x->rc;
 }
@@ -138,7 +320,6 @@ int qb_xw_end_full(struct qb_xw *x)
 	if (x->rc || x->depth == 0)
 		return x->rc;
 	x->depth--;
-	if (xmlTextWriterFullEndElement(x->w) < 0)
-		x->rc = QB_EIO;
+	end_tag(x, 1);
 	return x->rc;
 }

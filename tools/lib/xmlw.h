@@ -1,5 +1,7 @@
-/* The XML writer of the exporters: libxml2's xmlTextWriter does the
- * writing and escaping; these helpers add indentation and a sticky error.
+/* The XML writer of the exporters: libxml2 does the escaping (text with
+ * xmlEncodeSpecialChars, attribute values with xmlAttrSerializeTxtContent,
+ * the same functions its xmlTextWriter uses) and the output; these helpers
+ * add indentation, a sticky error, and the tags themselves.
  *
  * Every call is a no-op once one has failed, so that a document can be
  * written as a straight sequence of calls and checked once at the end;
@@ -10,13 +12,26 @@
  * with its indentation in one write. (libxml2's own indentation makes one
  * output call per level on every tag, which cost more than the rest of an
  * export, and it would also indent inside rich text, changing what a
- * reader sees.) Mixed content (text and markup) is never touched. */
+ * reader sees.) Mixed content (text and markup) is never touched.
+ *
+ * Tags, attributes and text are gathered into a small buffer and handed
+ * to the writer as one raw write: every call into xmlTextWriter costs
+ * several hundred instructions whatever it writes, and its start, attribute
+ * and end calls were most of an export's own work. Elements opened with
+ * qb_xw_start_mixed are libxml2's writer's own, so that code given the
+ * writer (qb_xw_writer: rich text, CDATA, base64) writes into an element
+ * the writer knows. Code that flushes, reads or frees the writer itself
+ * calls qb_xw_sync first. The bytes are those xmlTextWriter would write. */
 #ifndef QB_XMLW_H
 #define QB_XMLW_H
+
+#include <stddef.h>
 
 #include <libxml/xmlwriter.h>
 
 #define QB_XW_DEPTH 64
+#define QB_XW_NAME 40      /* longer element names go through the writer */
+#define QB_XW_PEND 4096
 
 struct qb_xw {
 	xmlTextWriterPtr w;
@@ -29,6 +44,17 @@ struct qb_xw {
 	 * name written, so that one writer of a document can emit a dialect
 	 * of it (QTI 3.0's names for QTI 2.1's); set it after qb_xw_begin. */
 	const char *(*rename)(int attr, const char *name);
+
+	/* the element at each level: its tag written here (name kept for its
+	 * end tag), or opened on libxml2's writer (name ""); a zeroed struct
+	 * is a writer with nothing of its own open */
+	char names[QB_XW_DEPTH][QB_XW_NAME];
+	int open_tag;           /* the innermost element's start tag lacks its '>' */
+	int utf8;               /* qb_xw_begin declared the document UTF-8: attribute
+				 * values keep their non-ASCII characters (as libxml2's
+				 * writer keeps them then), else character references */
+	char pend[QB_XW_PEND];  /* bytes not yet given to the writer */
+	size_t npend;
 };
 
 /* Starts the document on W (XML declaration, version 1.0, UTF-8). */
@@ -51,6 +77,14 @@ int qb_xw_end_mixed(struct qb_xw *x);
 /* The same with an end tag even when empty: <name></name>. */
 int qb_xw_end_full(struct qb_xw *x);
 int qb_xw_text(struct qb_xw *x, const char *text);
+/* LEN bytes of markup as they are, as content of the open element. */
+int qb_xw_raw(struct qb_xw *x, const char *s, size_t len);
+/* The libxml2 writer, for writing into the open element directly (rich
+ * text, CDATA, base64): what is pending is written first. */
+xmlTextWriterPtr qb_xw_writer(struct qb_xw *x);
+/* Hands what is pending to the writer: before the caller flushes, reads
+ * or frees it. Returns x->rc. */
+int qb_xw_sync(struct qb_xw *x);
 
 /* 1 when TEXT holds a character libxml2's writer escapes in character
  * data (& < > " or CR); text without one is written as it is. */

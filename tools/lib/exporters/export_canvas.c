@@ -944,7 +944,7 @@ static int write_item(struct canvas *st, const struct qb_question *q, const char
 	}
 	writers[q->type](&it);
 	qb_xw_end(&it.x);   /* item */
-	if (!it.x.rc && xmlTextWriterFlush(w) < 0)
+	if (!qb_xw_sync(&it.x) && xmlTextWriterFlush(w) < 0)
 		it.x.rc = QB_EIO;
 	rc = it.x.rc;
 	xmlFreeTextWriter(w);
@@ -1276,7 +1276,7 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 		if (use_group(st, st->runs[k].group))
 			continue;
 		x.kids[x.depth] = 1;
-		x.rc = copy_run(w, st->items, &st->runs[k]);
+		x.rc = copy_run(qb_xw_writer(&x), st->items, &st->runs[k]);
 	}
 	/* the groups in order of first appearance, each its runs */
 	for (g = 0; g < st->ngroups && !x.rc; g++) {
@@ -1297,7 +1297,7 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 		qb_xw_end(&x);
 		qb_xw_end(&x);
 		for (k = st->groups[g].first_run; k != SIZE_MAX && !x.rc; k = st->runs[k].next)
-			x.rc = copy_run(w, st->items, &st->runs[k]);
+			x.rc = copy_run(qb_xw_writer(&x), st->items, &st->runs[k]);
 		qb_xw_end(&x);
 	}
 	return qb_xw_finish(&x);

@@ -142,8 +142,11 @@ static int render_feedback(struct moodle *st, unsigned depth)
 		rc = fixed_html_field(&x, "partiallycorrectfeedback", partial_feedback);
 	if (!rc)
 		rc = fixed_html_field(&x, "incorrectfeedback", incorrect_feedback);
-	if (x.w)
+	if (x.w) {
+		if (!rc)
+			rc = qb_xw_sync(&x);
 		xmlFreeTextWriter(x.w);   /* flushes into b */
+	}
 	qb_buf_clear(&st->feedback);
 	if (!rc)
 		rc = qb_buf_add(&st->feedback, (const char *)xmlBufferContent(b),
@@ -159,9 +162,8 @@ static int combined_feedback(struct moodle *st, int shownumcorrect)
 
 	if (!st->feedback.len || st->feedback_depth != (unsigned)st->x.depth)
 		rc = render_feedback(st, (unsigned)st->x.depth);
-	if (!rc && !st->x.rc && xmlTextWriterWriteRawLen(st->x.w, BAD_CAST st->feedback.ptr,
-							 (int)st->feedback.len) < 0)
-		st->x.rc = QB_EIO;
+	if (!rc)
+		qb_xw_raw(&st->x, st->feedback.ptr, st->feedback.len);
 	if (!rc)
 		rc = st->x.rc;
 	st->x.kids[st->x.depth] = 1;

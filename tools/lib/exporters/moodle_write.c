@@ -16,12 +16,13 @@
 
 int qb_moodle_write_cdata_text(struct qb_xw *x, const char *s, size_t len)
 {
-	xmlTextWriterPtr w = x->w;
+	xmlTextWriterPtr w;
 	size_t start = 0, i;
 	const char *hit;
 
 	if (qb_xw_start_mixed(x, "text"))
 		return x->rc;
+	w = qb_xw_writer(x);
 	/* Each section ends just after a "]]" that is followed by '>', so the
 	 * '>' opens the next section and no section holds "]]>". */
 	for (i = 0; i + 2 < len; i++) {
@@ -339,7 +340,7 @@ int qb_moodle_field_write_content(struct qb_xw *x, struct qb_moodle_field *f)
 		}
 		if (qb_xw_start_mixed(x, "file") || qb_xw_attr(x, "name", f->img[i].name) ||
 		    qb_xw_attr(x, "path", "/") || qb_xw_attr(x, "encoding", "base64") ||
-		    (f->data.len && xmlTextWriterWriteBase64(x->w, f->data.ptr, 0, (int)f->data.len) < 0) ||
+		    (f->data.len && xmlTextWriterWriteBase64(qb_xw_writer(x), f->data.ptr, 0, (int)f->data.len) < 0) ||
 		    qb_xw_end_full(x))
 			rc = QB_EIO;
 	}

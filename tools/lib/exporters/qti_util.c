@@ -19,7 +19,7 @@
 void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
 {
 	if (!x->rc && n)
-		x->rc = qb_rich_write(x->w, n, o);
+		x->rc = qb_rich_write(qb_xw_writer(x), n, o);
 }
 
 int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n)
