@@ -993,7 +993,7 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	static const char spaces[] = "                                                                ";
 	size_t ind = (size_t)x->depth * 2 < sizeof(spaces) - 1 ? (size_t)x->depth * 2 : sizeof(spaces) - 1;
 	struct qb_buf *b = &im->copy;
-	size_t i, start;
+	const char *p, *end, *nl, *snl;
 
 	if (x->rc)
 		return;
@@ -1007,17 +1007,28 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	b->ptr[b->len] = '\0';
 	qb_xw_raw(x, "\n", 1);
 	qb_xw_raw(x, spaces, ind);
-	for (i = start = 0; !x->rc && i <= b->len; i++) {
-		if (i < b->len && b->ptr[i] != '\n' && b->ptr[i] != SPOOL_NL)
-			continue;
-		if (i > start)
-			qb_xw_raw(x, b->ptr + start, i - start);
-		if (i < b->len) {
-			qb_xw_raw(x, "\n", 1);
-			if (b->ptr[i] == '\n')
-				qb_xw_raw(x, spaces, ind);
+	/* the next line break and the next SPOOL_NL, each found again only
+	 * once passed */
+	p = b->ptr;
+	end = p + b->len;
+	nl = memchr(p, '\n', b->len);
+	snl = memchr(p, SPOOL_NL, b->len);
+	while (!x->rc) {
+		const char *q = !nl ? snl : !snl || nl < snl ? nl : snl;
+
+		if (!q) {
+			qb_xw_raw(x, p, (size_t)(end - p));
+			break;
 		}
-		start = i + 1;
+		qb_xw_raw(x, p, (size_t)(q - p));
+		qb_xw_raw(x, "\n", 1);
+		p = q + 1;
+		if (q == nl) {
+			qb_xw_raw(x, spaces, ind);
+			nl = memchr(p, '\n', (size_t)(end - p));
+		} else {
+			snl = memchr(p, SPOOL_NL, (size_t)(end - p));
+		}
 	}
 	x->kids[x->depth] = 1;
 }
