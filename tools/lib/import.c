@@ -860,12 +860,12 @@ static char *num(char *out, size_t cap, double v)
  * text escaped; FULL writes <name></name> for nothing. */
 static void write_text(struct qb_xw *x, const char *name, const char *text, int rich, int full)
 {
-	qb_xw_start_mixed(x, name);
+	qb_xw_start_inline(x, name);
 	if (text && *text) {
 		if (!rich)
 			qb_xw_text(x, text);
-		else if (!x->rc && xmlTextWriterWriteRaw(qb_xw_writer(x), BAD_CAST text) < 0)
-			x->rc = QB_EIO;
+		else
+			qb_xw_raw(x, text, strlen(text));
 	}
 	if (full)
 		qb_xw_end_full(x);
@@ -883,12 +883,12 @@ static void write_side(struct qb_xw *x, const char *side, const char *text, int 
 {
 	if (!text || !*text)
 		return;
-	qb_xw_start_mixed(x, "rationale");
+	qb_xw_start_inline(x, "rationale");
 	qb_xw_attr(x, "for", side);
 	if (!rich)
 		qb_xw_text(x, text);
-	else if (!x->rc && xmlTextWriterWriteRaw(qb_xw_writer(x), BAD_CAST text) < 0)
-		x->rc = QB_EIO;
+	else
+		qb_xw_raw(x, text, strlen(text));
 	qb_xw_end_mixed(x);
 }
 

@@ -299,6 +299,13 @@ int qb_xw_start_mixed(struct qb_xw *x, const char *name)
 	return x->rc;
 }
 
+int qb_xw_start_inline(struct qb_xw *x, const char *name)
+{
+	start(x, name, 0);
+	x->mixed++;
+	return x->rc;
+}
+
 /* Leaves the mixed content of the innermost element. */
 static void leave_mixed(struct qb_xw *x)
 {

@@ -72,7 +72,11 @@ int qb_xw_elem(struct qb_xw *x, const char *name, const char *text);
 int qb_xw_leaf(struct qb_xw *x, const char *name, const char *text);
 /* Starts an element whose content is mixed (text and markup). */
 int qb_xw_start_mixed(struct qb_xw *x, const char *name);
-/* Ends the element opened by qb_xw_start_mixed: <name/> when empty. */
+/* The same for content given only as qb_xw_text and qb_xw_raw (never
+ * libxml2's writer): its tags are written here. */
+int qb_xw_start_inline(struct qb_xw *x, const char *name);
+/* Ends the element opened by qb_xw_start_mixed or qb_xw_start_inline:
+ * <name/> when empty. */
 int qb_xw_end_mixed(struct qb_xw *x);
 /* The same with an end tag even when empty: <name></name>. */
 int qb_xw_end_full(struct qb_xw *x);
