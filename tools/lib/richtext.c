@@ -238,6 +238,7 @@ int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opt
 struct qb_rich_html {
 	xmlBufferPtr buf;
 	xmlTextWriterPtr w;
+	int utf8;
 };
 
 static void html_close(struct qb_rich_html *r)
@@ -256,6 +257,14 @@ static int html_open(struct qb_rich_html *r)
 		html_close(r);
 		return QB_ENOMEM;
 	}
+	/* a document declared UTF-8 (its declaration dropped): libxml2 then
+	 * keeps non-ASCII characters of attribute values as they are */
+	if (r->utf8 && (xmlTextWriterStartDocument(r->w, NULL, "UTF-8", NULL) < 0 ||
+			xmlTextWriterFlush(r->w) < 0)) {
+		html_close(r);
+		return QB_EIO;
+	}
+	xmlBufferEmpty(r->buf);
 	/* an empty raw write closes the start tag: "<r>" */
 	if (xmlTextWriterStartElement(r->w, BAD_CAST "r") < 0 ||
 	    xmlTextWriterWriteRawLen(r->w, BAD_CAST "", 0) < 0 || xmlTextWriterFlush(r->w) < 0 ||
@@ -267,7 +276,7 @@ static int html_open(struct qb_rich_html *r)
 	return 0;
 }
 
-int qb_rich_html_new(struct qb_rich_html **out)
+int qb_rich_html_new(struct qb_rich_html **out, int utf8)
 {
 	struct qb_rich_html *r = calloc(1, sizeof(*r));
 	int rc;
@@ -275,6 +284,7 @@ int qb_rich_html_new(struct qb_rich_html **out)
 	*out = NULL;
 	if (!r)
 		return QB_ENOMEM;
+	r->utf8 = utf8;
 	rc = html_open(r);
 	if (rc) {
 		free(r);
@@ -321,7 +331,7 @@ int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNod
 
 int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	struct qb_rich_html r = { NULL, NULL };
+	struct qb_rich_html r = { NULL, NULL, 0 };
 	int rc = html_open(&r);
 
 	if (!rc)

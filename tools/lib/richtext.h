@@ -60,7 +60,10 @@ int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_o
  * Owned by its creator: qb_rich_html_free releases it (NULL is fine). */
 struct qb_rich_html;
 
-int qb_rich_html_new(struct qb_rich_html **out);
+/* UTF8: the HTML is written as in a document declared UTF-8, whose
+ * attribute values keep their non-ASCII characters (as in an exporter's
+ * own document); 0: they become character references. */
+int qb_rich_html_new(struct qb_rich_html **out, int utf8);
 void qb_rich_html_free(struct qb_rich_html *r);
 
 /* qb_rich_to_html through R: the same bytes appended to OUT. */

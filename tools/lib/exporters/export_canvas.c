@@ -408,7 +408,7 @@ static void field(struct item *it, const char *label, const char *entry)
 static void html_material(struct item *it, const char *html)
 {
 	qb_xw_start(&it->x, "material");
-	qb_xw_start_mixed(&it->x, "mattext");
+	qb_xw_start_inline(&it->x, "mattext");
 	qb_xw_attr(&it->x, "texttype", "text/html");
 	qb_xw_text(&it->x, html);
 	qb_xw_end_full(&it->x);
@@ -418,7 +418,7 @@ static void html_material(struct item *it, const char *html)
 static void plain_material(struct item *it, const char *text)
 {
 	qb_xw_start(&it->x, "material");
-	qb_xw_start_mixed(&it->x, "mattext");
+	qb_xw_start_inline(&it->x, "mattext");
 	qb_xw_attr(&it->x, "texttype", "text/plain");
 	qb_xw_text(&it->x, text);
 	qb_xw_end_full(&it->x);
@@ -458,7 +458,7 @@ static void display(struct item *it, const char *ident)
 
 static void varequal(struct item *it, const char *resp, const char *value)
 {
-	qb_xw_start_mixed(&it->x, "varequal");
+	qb_xw_start_inline(&it->x, "varequal");
 	qb_xw_attr(&it->x, "respident", resp);
 	qb_xw_text(&it->x, value);
 	qb_xw_end_full(&it->x);
@@ -466,7 +466,7 @@ static void varequal(struct item *it, const char *resp, const char *value)
 
 static void setvar(struct item *it, const char *action, const char *value)
 {
-	qb_xw_start_mixed(&it->x, "setvar");
+	qb_xw_start_inline(&it->x, "setvar");
 	qb_xw_attr(&it->x, "action", action);
 	qb_xw_attr(&it->x, "varname", "SCORE");
 	qb_xw_text(&it->x, value);
@@ -677,7 +677,7 @@ static void bound(struct item *it, const char *name, double v)
 	char s[40];
 
 	qti_fmt_double(s, v);
-	qb_xw_start_mixed(&it->x, name);
+	qb_xw_start_inline(&it->x, name);
 	qb_xw_attr(&it->x, "respident", "response1");
 	qb_xw_text(&it->x, s);
 	qb_xw_end_full(&it->x);
@@ -1054,7 +1054,7 @@ int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
 	if (!rc)
-		rc = qb_rich_html_new(&st->html);
+		rc = qb_rich_html_new(&st->html, 0);
 	if (!rc)
 		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	if (!rc && !(st->items = tmpfile())) {

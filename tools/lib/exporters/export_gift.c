@@ -556,7 +556,7 @@ int qb_gift_open(void **state, const struct qb_export_opts *o, struct qb_error *
 	int rc;
 
 	*state = NULL;
-	if (!st || qb_rich_html_new(&st->render)) {
+	if (!st || qb_rich_html_new(&st->render, 0)) {
 		state_free(st);
 		return QB_ENOMEM;
 	}

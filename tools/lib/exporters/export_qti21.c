@@ -159,6 +159,8 @@ struct qti {
 	struct qb_atomic *out;
 	struct qti_zip *zip;
 	xmlBufferPtr xbuf;
+	struct qb_rich_html *render;    /* the items' rich text, into html */
+	struct qb_buf html;
 
 	struct qb_buf arena;   /* NUL-terminated strings, addressed by offset */
 	FILE *spool;           /* the items' records (struct spooled), unlinked */
@@ -583,6 +585,8 @@ static void state_free(struct qti *st)
 	qb_atomic_abort(st->out);
 	if (st->xbuf)
 		xmlBufferFree(st->xbuf);
+	qb_rich_html_free(st->render);
+	qb_buf_dispose(&st->html);
 	if (st->spool)
 		(void)fclose(st->spool);   /* a temporary, discarded */
 	qb_buf_dispose(&st->arena);
@@ -618,6 +622,8 @@ static int open_package(void **state, const struct flavour *fl, const struct qb_
 				  o->one_thread, err);
 	if (!rc && !(st->xbuf = xmlBufferCreate()))
 		rc = QB_ENOMEM;
+	if (!rc)
+		rc = qb_rich_html_new(&st->render, 1);
 	if (!rc && !(st->spool = tmpfile())) {
 		qb_error_set(err, QB_EIO, "%s: cannot create a temporary file: %s", fl->name,
 			     strerror(errno));
@@ -688,7 +694,7 @@ int qb_qti_question(void *state, const struct qb_question *q, struct qb_error *e
 {
 	struct qti *st = state;
 	struct qti_item_opts io = { st->lang, { QB_MATH_MATHML, img_src, st, NULL, 0, qti_math_write, st->math },
-				    st->fl->v3 };
+				    st->fl->v3, st->render, &st->html };
 	struct qb_buf name = QB_BUF_INIT;
 	struct qb_error e = { 0, "" };
 	size_t nproblems = st->s.nproblems;

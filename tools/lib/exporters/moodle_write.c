@@ -303,7 +303,7 @@ int qb_moodle_field_render(struct qb_moodle_field *f, const xmlNode *n, int wrap
 		return 0;
 	if (wrap_p && !qb_rich_has_blocks(n) && !qb_text_is_blank(n))
 		o.wrap = "p";
-	rc = f->render ? 0 : qb_rich_html_new(&f->render);
+	rc = f->render ? 0 : qb_rich_html_new(&f->render, 0);
 	if (!rc)
 		rc = qb_rich_html_render(f->render, &f->html, n, &o);
 	if (!rc && f->rc)

@@ -37,12 +37,15 @@
 #define QTI3_CP_SCHEMA_LOCATION QTI3_CP_NS \
 	" https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd"
 
-/* ---- the writer: ../xmlw.h; rich text into its open mixed element ------ */
+/* ---- the writer: ../xmlw.h; rich text into its open element ------------ */
 
-/* Writes rich text N (qb_rich_write) into the open mixed element. The
- * exporters write math as MathML (QB_MATH_MATHML with qti_math_write):
- * QTI players render MathML, and show TeX as raw text. */
-void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+struct qti_item_opts;
+
+/* Writes rich text N (qb_rich_write, through O's renderer) into the open
+ * element, opened with qb_xw_start_inline. The exporters write math as
+ * MathML (QB_MATH_MATHML with qti_math_write): QTI players render MathML,
+ * and show TeX as raw text. */
+void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qti_item_opts *o);
 
 /* qb_rich_opts.math_ml for a struct qb_mathml * CTX (../mathml.h). */
 int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n);
@@ -53,6 +56,10 @@ struct qti_item_opts {
 	const char *lang;            /* xml:lang for the item (already checked), or NULL */
 	struct qb_rich_opts rich;    /* math mode and the img src mapping */
 	int v3;                      /* 1: a QTI 3.0 qti-assessment-item (qti_v3.c) */
+	/* the caller's, kept from item to item: rich text is rendered
+	 * through RENDER into HTML (emptied first) and copied into the item */
+	struct qb_rich_html *render;
+	struct qb_buf *html;
 };
 
 /* Writes the assessmentItem of Q into OUT (appended). Returns 0,

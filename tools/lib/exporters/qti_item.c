@@ -140,7 +140,7 @@ static const char *xml_prop(const xmlNode *n, const char *name, char *buf, size_
 static void content_body_start(struct item *it)
 {
 	if (it->o->v3)
-		qb_xw_start_mixed(&it->x, "qti-content-body");
+		qb_xw_start_inline(&it->x, "qti-content-body");
 }
 
 static void content_body_end(struct item *it)
@@ -156,7 +156,7 @@ static void start_wrapper(struct item *it, const char *name)
 	if (it->o->v3)
 		qb_xw_start(&it->x, name);
 	else
-		qb_xw_start_mixed(&it->x, name);
+		qb_xw_start_inline(&it->x, name);
 }
 
 static void end_wrapper(struct item *it)
@@ -174,7 +174,7 @@ static void value_elem(struct item *it, const char *v)
 
 static void base_value(struct item *it, const char *type, const char *v)
 {
-	qb_xw_start_mixed(&it->x, "baseValue");
+	qb_xw_start_inline(&it->x, "baseValue");
 	qb_xw_attr(&it->x, "baseType", type);
 	qb_xw_text(&it->x, v);
 	qb_xw_end_mixed(&it->x);
@@ -494,10 +494,10 @@ static int decl_matching(struct item *it)
 
 static void simple_choice(struct item *it, const char *id, const xmlNode *text, const char *label)
 {
-	qb_xw_start_mixed(&it->x, "simpleChoice");
+	qb_xw_start_inline(&it->x, "simpleChoice");
 	qb_xw_attr(&it->x, "identifier", id);
 	if (text)
-		qti_put_rich(&it->x, text, &it->o->rich);
+		qti_put_rich(&it->x, text, it->o);
 	else if (label)
 		qb_xw_text(&it->x, label);
 	qb_xw_end_mixed(&it->x);
@@ -539,7 +539,7 @@ static void body_text_entry(struct item *it)
 {
 	const char *unit = it->q->type == QB_Q_NUMERIC && it->q->nanswers ? it->q->answers[0].unit : NULL;
 
-	qb_xw_start_mixed(&it->x, "p");
+	qb_xw_start_inline(&it->x, "p");
 	qb_xw_start(&it->x, "textEntryInteraction");
 	qb_xw_attr(&it->x, "responseIdentifier", "RESPONSE");
 	qb_xw_end(&it->x);
@@ -573,7 +573,7 @@ static void body_essay(struct item *it)
 			qb_xw_attr(&it->x, "use", "scoring");
 		qb_xw_attr(&it->x, "view", "scorer");
 		content_body_start(it);
-		qti_put_rich(&it->x, it->q->rubric, &it->o->rich);
+		qti_put_rich(&it->x, it->q->rubric, it->o);
 		content_body_end(it);
 		end_wrapper(it);
 	}
@@ -585,11 +585,11 @@ static void associable(struct item *it, const char *prefix, size_t n, const xmlN
 	char id[32];
 
 	snprintf(id, sizeof(id), "%s%zu", prefix, n);
-	qb_xw_start_mixed(&it->x, "simpleAssociableChoice");
+	qb_xw_start_inline(&it->x, "simpleAssociableChoice");
 	qb_xw_attr(&it->x, "identifier", id);
 	qb_xw_attr(&it->x, "matchMax", match_max);
 	if (text)
-		qti_put_rich(&it->x, text, &it->o->rich);
+		qti_put_rich(&it->x, text, it->o);
 	qb_xw_end_mixed(&it->x);
 }
 
@@ -834,8 +834,8 @@ static void modal(struct item *it, const char *outcome, const char *id, const ch
 	if (it->o->v3)
 		content_body_start(it);
 	else
-		qb_xw_start_mixed(&it->x, "div");
-	qti_put_rich(&it->x, content, &it->o->rich);
+		qb_xw_start_inline(&it->x, "div");
+	qti_put_rich(&it->x, content, it->o);
 	if (it->o->v3)
 		content_body_end(it);
 	else
@@ -957,8 +957,8 @@ static int write_item(struct item *it)
 
 	/* the stem is block rich text: a div keeps it apart from the interaction */
 	qb_xw_start(&it->x, "itemBody");
-	qb_xw_start_mixed(&it->x, "div");
-	qti_put_rich(&it->x, q->stem, &it->o->rich);
+	qb_xw_start_inline(&it->x, "div");
+	qti_put_rich(&it->x, q->stem, it->o);
 	qb_xw_end_mixed(&it->x);
 	f->body(it);
 	qb_xw_end(&it->x);

@@ -16,10 +16,18 @@
 
 /* ---- writer ------------------------------------------------------------ */
 
-void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
+/* The text is rendered by a writer of its own, whose one open element
+ * makes libxml2 escape it as it would inside the item's element, and its
+ * bytes are copied in: the element around it is then written by X itself
+ * (qb_xw_start_inline). */
+void qti_put_rich(struct qb_xw *x, const xmlNode *n, const struct qti_item_opts *o)
 {
-	if (!x->rc && n)
-		x->rc = qb_rich_write(qb_xw_writer(x), n, o);
+	if (x->rc || !n)
+		return;
+	qb_buf_clear(o->html);
+	x->rc = qb_rich_html_render(o->render, o->html, n, &o->rich);
+	if (!x->rc && o->html->len)
+		qb_xw_raw(x, o->html->ptr, o->html->len);
 }
 
 int qti_math_write(void *ctx, xmlTextWriterPtr w, const xmlNode *n)
