@@ -19,9 +19,12 @@
  * several hundred instructions whatever it writes, and its start, attribute
  * and end calls were most of an export's own work. Elements opened with
  * qb_xw_start_mixed are libxml2's writer's own, so that code given the
- * writer (qb_xw_writer: rich text, CDATA, base64) writes into an element
- * the writer knows. Code that flushes, reads or frees the writer itself
- * calls qb_xw_sync first. The bytes are those xmlTextWriter would write. */
+ * writer (qb_xw_writer: rich text, base64) writes into an element the
+ * writer knows; elements opened with qb_xw_start_inline take their mixed
+ * content only as qb_xw_text and qb_xw_raw (rich text rendered apart by
+ * qb_rich_html, CDATA sections) and are written here. Code that flushes,
+ * reads or frees the writer itself calls qb_xw_sync first. The bytes are
+ * those xmlTextWriter would write. */
 #ifndef QB_XMLW_H
 #define QB_XMLW_H
 
