@@ -452,8 +452,7 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 
 	if (!im->spool && (rc = spool_open(im)) != 0)
 		return rc;
-	memset(&x, 0, sizeof(x));
-	x.w = im->qw;
+	qb_xw_init(&x, im->qw);
 	write_question(&x, q, kept_id(im, k));
 	if (qb_xw_sync(&x) || xmlTextWriterFlush(im->qw) < 0)
 		return QB_ENOMEM;

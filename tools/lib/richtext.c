@@ -8,9 +8,10 @@
 #include "text.h"
 #include "xmlw.h"
 
-/* One walk: the writer, the options, how deep it is. */
+/* One walk: the writer (its tags written by xmlw.h into the element its
+ * libxml2 writer has open), the options, how deep it is. */
 struct walk {
-	xmlTextWriterPtr w;
+	struct qb_xw *x;
 	const struct qb_rich_opts *o;
 	int depth;
 };
@@ -69,14 +70,14 @@ static int is_text(const xmlNode *c)
 }
 
 /* The text children of N, the content of code, pre and math. */
-static int text_of(xmlTextWriterPtr w, const xmlNode *n)
+static int text_of(struct qb_xw *x, const xmlNode *n)
 {
 	const xmlNode *c;
 
-	for (c = n->children; c; c = c->next)
-		if (is_text(c) && qb_xw_write_text(w, (const char *)c->content))
-			return QB_EIO;
-	return 0;
+	for (c = n->children; c && !x->rc; c = c->next)
+		if (is_text(c))
+			qb_xw_text(x, (const char *)c->content);
+	return x->rc;
 }
 
 static int write_children(struct walk *k, const xmlNode *n, int in_inline)
@@ -89,8 +90,7 @@ static int write_children(struct walk *k, const xmlNode *n, int in_inline)
 		return 0;
 	for (c = n->children; c && !rc; c = c->next) {
 		if (is_text(c)) {
-			if (qb_xw_write_text(k->w, (const char *)c->content))
-				rc = QB_EIO;
+			rc = qb_xw_text(k->x, (const char *)c->content);
 		} else if (c->type == XML_ELEMENT_NODE) {
 			e = elem_of((const char *)c->name);
 			if (e) {
@@ -111,16 +111,15 @@ static int write_children(struct walk *k, const xmlNode *n, int in_inline)
  * w_img). */
 static int end_elem(struct walk *k)
 {
-	return (k->o->html_syntax ? xmlTextWriterFullEndElement(k->w)
-				  : xmlTextWriterEndElement(k->w)) < 0 ? QB_EIO : 0;
+	return k->o->html_syntax ? qb_xw_end_full(k->x) : qb_xw_end_mixed(k->x);
 }
 
 static int w_same(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
 {
 	int rc;
 
-	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
-		return QB_EIO;
+	if (qb_xw_start_inline(k->x, e->name))
+		return k->x->rc;
 	k->depth++;
 	rc = write_children(k, n, in_inline || (e->flags & INLINE));
 	k->depth--;
@@ -131,8 +130,8 @@ static int w_empty(struct walk *k, const xmlNode *n, const struct elem *e, int i
 {
 	(void)n;
 	(void)in_inline;
-	return xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0 ||
-	       xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0;
+	qb_xw_start_inline(k->x, e->name);
+	return qb_xw_end_mixed(k->x);
 }
 
 static int w_text(struct walk *k, const xmlNode *n, const struct elem *e, int in_inline)
@@ -140,9 +139,9 @@ static int w_text(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	int rc;
 
 	(void)in_inline;
-	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
-		return QB_EIO;
-	rc = text_of(k->w, n);
+	if (qb_xw_start_inline(k->x, e->name))
+		return k->x->rc;
+	rc = text_of(k->x, n);
 	return rc ? rc : end_elem(k);
 }
 
@@ -153,16 +152,16 @@ static int w_pre(struct walk *k, const xmlNode *n, const struct elem *e, int in_
 	int rc;
 
 	(void)in_inline;
-	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0)
-		return QB_EIO;
+	qb_xw_start_inline(k->x, e->name);
 	if (lang && lang[0]) {
 		char cls[160];
 
 		snprintf(cls, sizeof(cls), "language-%s", lang);
-		if (xmlTextWriterWriteAttribute(k->w, BAD_CAST "class", BAD_CAST cls) < 0)
-			return QB_EIO;
+		qb_xw_attr(k->x, "class", cls);
 	}
-	rc = text_of(k->w, n);
+	if (k->x->rc)
+		return k->x->rc;
+	rc = text_of(k->x, n);
 	return rc ? rc : end_elem(k);
 }
 
@@ -175,13 +174,12 @@ static int w_img(struct walk *k, const xmlNode *n, const struct elem *e, int in_
 	(void)in_inline;
 	if (src && k->o->img_src)
 		src = k->o->img_src(k->o->img_ctx, src);
-	if (xmlTextWriterStartElement(k->w, BAD_CAST e->name) < 0 ||
-	    xmlTextWriterWriteAttribute(k->w, BAD_CAST "src", BAD_CAST(src ? src : "")) < 0 ||
-	    xmlTextWriterWriteAttribute(k->w, BAD_CAST "alt", BAD_CAST(alt ? alt : "")) < 0)
-		return QB_EIO;
-	if (width && xmlTextWriterWriteAttribute(k->w, BAD_CAST "width", BAD_CAST width) < 0)
-		return QB_EIO;
-	return xmlTextWriterEndElement(k->w) < 0 ? QB_EIO : 0;
+	qb_xw_start_inline(k->x, e->name);
+	qb_xw_attr(k->x, "src", src ? src : "");
+	qb_xw_attr(k->x, "alt", alt ? alt : "");
+	if (width)
+		qb_xw_attr(k->x, "width", width);
+	return qb_xw_end_mixed(k->x);
 }
 
 /* TeX between \( \) or \[ \], in a span or div with QB_MATH_TEX_SPAN
@@ -193,23 +191,29 @@ static int w_math(struct walk *k, const xmlNode *n, const struct elem *e, int in
 	int rc;
 
 	(void)e;
-	if (k->o->math == QB_MATH_MATHML)
-		return k->o->math_ml ? k->o->math_ml(k->o->math_ctx, k->w, n) : QB_EINVAL;
-	if (wrap && (xmlTextWriterStartElement(k->w, BAD_CAST(block && !in_inline ? "div" : "span")) < 0 ||
-		     xmlTextWriterWriteAttribute(k->w, BAD_CAST "class", BAD_CAST "math") < 0))
-		return QB_EIO;
-	if (xmlTextWriterWriteString(k->w, BAD_CAST(block ? "\\[" : "\\(")) < 0)
-		return QB_EIO;
-	rc = text_of(k->w, n);
-	if (!rc && xmlTextWriterWriteString(k->w, BAD_CAST(block ? "\\]" : "\\)")) < 0)
-		rc = QB_EIO;
+	if (k->o->math == QB_MATH_MATHML) {
+		xmlTextWriterPtr w = qb_xw_writer(k->x);
+
+		if (k->x->rc)
+			return k->x->rc;
+		return k->o->math_ml ? k->o->math_ml(k->o->math_ctx, w, n) : QB_EINVAL;
+	}
+	if (wrap) {
+		qb_xw_start_inline(k->x, block && !in_inline ? "div" : "span");
+		qb_xw_attr(k->x, "class", "math");
+	}
+	if (qb_xw_text(k->x, block ? "\\[" : "\\("))
+		return k->x->rc;
+	rc = text_of(k->x, n);
+	if (!rc)
+		rc = qb_xw_text(k->x, block ? "\\]" : "\\)");
 	if (!rc && wrap)
 		rc = end_elem(k);
 	return rc;
 }
 
-/* IN_INLINE: the element W has open takes inline content only. */
-static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o,
+/* IN_INLINE: the element X's writer has open takes inline content only. */
+static int write_rich(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o,
 		      int in_inline)
 {
 	static const struct qb_rich_opts dflt = { QB_MATH_TEX, NULL, NULL, NULL, 0, NULL, NULL };
@@ -217,7 +221,7 @@ static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich
 
 	if (!n)
 		return 0;
-	k.w = w;
+	k.x = x;
 	k.o = o ? o : &dflt;
 	k.depth = 0;
 	return write_children(&k, n, in_inline);
@@ -225,7 +229,13 @@ static int write_rich(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich
 
 int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	return write_rich(w, n, o, 0);
+	struct qb_xw x;
+	int rc;
+
+	/* W's document declares no encoding (the HTML page's does not) */
+	qb_xw_attach(&x, w, 0);
+	rc = write_rich(&x, n, o, 0);
+	return qb_xw_sync(&x) ? x.rc : rc;
 }
 
 /* ---- a renderer for many fields ------------------------------------------ */
@@ -239,6 +249,7 @@ struct qb_rich_html {
 	xmlBufferPtr buf;
 	xmlTextWriterPtr w;
 	int utf8;
+	struct qb_xw x;    /* attached to w for each field */
 };
 
 static void html_close(struct qb_rich_html *r)
@@ -309,15 +320,18 @@ int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNod
 
 	if (rc)
 		return rc;
-	if (o && o->wrap && xmlTextWriterStartElement(r->w, BAD_CAST o->wrap) < 0)
-		rc = QB_EIO;
+	qb_xw_attach(&r->x, r->w, r->utf8);
+	if (o && o->wrap)
+		rc = qb_xw_start_inline(&r->x, o->wrap);
 	if (!rc) {
 		const struct elem *e = o && o->wrap ? elem_of(o->wrap) : NULL;
 
-		rc = write_rich(r->w, n, o, e && (e->flags & INLINE));
+		rc = write_rich(&r->x, n, o, e && (e->flags & INLINE));
 	}
-	if (!rc && o && o->wrap && xmlTextWriterEndElement(r->w) < 0)
-		rc = QB_EIO;
+	if (!rc && o && o->wrap)
+		rc = qb_xw_end_mixed(&r->x);
+	if (!rc)
+		rc = qb_xw_sync(&r->x);
 	if (!rc && xmlTextWriterFlush(r->w) < 0)
 		rc = QB_EIO;
 	if (!rc)
@@ -331,9 +345,13 @@ int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNod
 
 int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o)
 {
-	struct qb_rich_html r = { NULL, NULL, 0 };
-	int rc = html_open(&r);
+	struct qb_rich_html r;
+	int rc;
 
+	r.buf = NULL;
+	r.w = NULL;
+	r.utf8 = 0;
+	rc = html_open(&r);
 	if (!rc)
 		rc = qb_rich_html_render(&r, out, n, o);
 	html_close(&r);

@@ -54,14 +54,34 @@ static int own(const struct qb_xw *x)
 
 /* ---- the document ---------------------------------------------------------- */
 
+void qb_xw_init(struct qb_xw *x, xmlTextWriterPtr w)
+{
+	x->w = w;
+	x->rc = 0;
+	x->depth = 0;
+	x->mixed = 0;
+	x->kids[0] = 0;
+	x->rename = NULL;
+	x->names[0][0] = '\0';
+	x->open_tag = 0;
+	x->utf8 = 0;
+	x->npend = 0;
+}
+
 int qb_xw_begin(struct qb_xw *x, xmlTextWriterPtr w)
 {
-	memset(x, 0, sizeof(*x));
-	x->w = w;
+	qb_xw_init(x, w);
 	x->utf8 = 1;
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0)
 		x->rc = QB_EIO;
 	return x->rc;
+}
+
+void qb_xw_attach(struct qb_xw *x, xmlTextWriterPtr w, int utf8)
+{
+	qb_xw_init(x, w);
+	x->mixed = 1;
+	x->utf8 = utf8;
 }
 
 int qb_xw_finish(struct qb_xw *x)

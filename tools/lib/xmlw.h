@@ -32,7 +32,8 @@
 
 #include <libxml/xmlwriter.h>
 
-#define QB_XW_DEPTH 64
+/* deep enough for rich text, which libxml2's parser lets nest 256 deep */
+#define QB_XW_DEPTH 272
 #define QB_XW_NAME 40      /* longer element names go through the writer */
 #define QB_XW_PEND 4096
 
@@ -49,8 +50,8 @@ struct qb_xw {
 	const char *(*rename)(int attr, const char *name);
 
 	/* the element at each level: its tag written here (name kept for its
-	 * end tag), or opened on libxml2's writer (name ""); a zeroed struct
-	 * is a writer with nothing of its own open */
+	 * end tag), or opened on libxml2's writer (name ""); qb_xw_init or a
+	 * zeroed struct is a writer with nothing of its own open */
 	char names[QB_XW_DEPTH][QB_XW_NAME];
 	int open_tag;           /* the innermost element's start tag lacks its '>' */
 	int utf8;               /* qb_xw_begin declared the document UTF-8: attribute
@@ -60,8 +61,17 @@ struct qb_xw {
 	size_t npend;
 };
 
+/* A writer onto W with nothing open, for a fragment at depth 0 (set
+ * depth and kids after it for a fragment placed deeper). It sets only the
+ * fields a write reads (the struct is some 15 KB, mostly the names of
+ * open elements), so that it is cheap for each of many fragments. */
+void qb_xw_init(struct qb_xw *x, xmlTextWriterPtr w);
 /* Starts the document on W (XML declaration, version 1.0, UTF-8). */
 int qb_xw_begin(struct qb_xw *x, xmlTextWriterPtr w);
+/* Writes into the element W has open, as mixed content, with nothing of
+ * X's own open (what is written through X is pending until qb_xw_sync).
+ * UTF8: W's document is declared UTF-8 (see utf8 above). */
+void qb_xw_attach(struct qb_xw *x, xmlTextWriterPtr w, int utf8);
 /* Closes every open element and the document, flushes; returns x->rc. */
 int qb_xw_finish(struct qb_xw *x);
 int qb_xw_start(struct qb_xw *x, const char *name);

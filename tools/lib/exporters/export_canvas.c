@@ -896,10 +896,11 @@ static int write_item(struct canvas *st, const struct qb_question *q, const char
 
 	if (!w)
 		return QB_ENOMEM;
-	memset(&it, 0, sizeof(it));
 	it.st = st;
 	it.q = q;
-	it.x.w = w;
+	it.h = (struct qb_buf)QB_BUF_INIT;
+	it.points[0] = '\0';
+	qb_xw_init(&it.x, w);
 	it.x.depth = depth;
 	for (rc = 0; rc <= depth; rc++)
 		it.x.kids[rc] = 1;

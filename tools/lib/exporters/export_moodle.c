@@ -131,8 +131,7 @@ static int render_feedback(struct moodle *st, unsigned depth)
 	struct qb_xw x;
 	int rc;
 
-	memset(&x, 0, sizeof(x));
-	x.w = b ? xmlNewTextWriterMemory(b, 0) : NULL;
+	qb_xw_init(&x, b ? xmlNewTextWriterMemory(b, 0) : NULL);
 	x.depth = (int)depth;
 	rc = x.w ? 0 : QB_ENOMEM;
 

@@ -69,7 +69,6 @@ struct match_ids {
 };
 
 struct item {
-	struct qb_xw x;
 	const struct qb_question *q;
 	const struct qti_item_opts *o;
 	struct qb_error *err;
@@ -78,6 +77,7 @@ struct item {
 	struct match_ids m;    /* matching only */
 	int has_choice_fb;     /* FEEDBACK is declared and set */
 	int refused;
+	struct qb_xw x;        /* last: set up by qb_xw_begin, not zeroed */
 };
 
 /* Labels of truefalse's two choices, by primary language subtag (sorted);
@@ -978,7 +978,7 @@ int qti_item_write(xmlBufferPtr out, const struct qb_question *q,
 	struct item it;
 	int rc;
 
-	memset(&it, 0, sizeof(it));
+	memset(&it, 0, offsetof(struct item, x));
 	it.q = q;
 	it.o = o;
 	it.err = err;
