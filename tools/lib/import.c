@@ -453,6 +453,7 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 	if (!im->spool && (rc = spool_open(im)) != 0)
 		return rc;
 	qb_xw_init(&x, im->qw);
+	x.utf8 = 1;   /* copied into the bank, a UTF-8 document: "°C", not "&#xB0;C" */
 	write_question(&x, q, kept_id(im, k));
 	if (qb_xw_sync(&x) || xmlTextWriterFlush(im->qw) < 0)
 		return QB_ENOMEM;
@@ -943,7 +944,7 @@ static void write_question(struct qb_xw *x, const struct qb_imp_question *q, con
 		break;
 	case QB_IMP_NUMERIC:
 		for (i = 0; i < q->nchoices; i++) {
-			qb_xw_start_mixed(x, "answer");
+			qb_xw_start_inline(x, "answer");
 			if (q->choices[i].tolerance > 0)
 				qb_xw_attr(x, "tolerance", num(nb, sizeof(nb), q->choices[i].tolerance));
 			if (q->choices[i].unit && *q->choices[i].unit)
