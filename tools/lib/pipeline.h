@@ -2,9 +2,8 @@
  * the rules and on to the run's hooks (struct qb_run_hooks, below; qb_run
  * in run.h drives a whole run), in file order, and decides
  * where each of the three runs. By default the reader has a thread of its
- * own, and the rules run on whichever side has less to do: beside a light
- * question hook, or on the reader's thread beside a heavy one (the hooks'
- * cost hint). With QBANK_THREADS=1 in the environment everything runs on
+ * own, and the rules run beside the hooks, on the calling thread. With
+ * QBANK_THREADS=1 in the environment everything runs on
  * the calling thread, the reference that the threaded run must match byte
  * for byte: the linter sees the reader's findings and the questions in the
  * same order either way.
