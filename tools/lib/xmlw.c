@@ -1,5 +1,6 @@
 #include "xmlw.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include <libxml/tree.h>
@@ -37,12 +38,31 @@ static void puts_(struct qb_xw *x, const char *s)
 	put(x, s, strlen(s));
 }
 
+/* Room for N more pending bytes (N < QB_XW_PEND), handing what is pending
+ * to the writer first when it is short; NULL after an error. A tag is
+ * assembled in it with one check instead of one put() per piece. */
+static char *room(struct qb_xw *x, size_t n)
+{
+	char *p;
+
+	if (x->rc)
+		return NULL;
+	if (n > sizeof(x->pend) - x->npend && qb_xw_sync(x))
+		return NULL;
+	p = x->pend + x->npend;
+	x->npend += n;
+	return p;
+}
+
 /* Content follows in the innermost element: its start tag gets its '>'. */
 static void close_tag(struct qb_xw *x)
 {
+	char *p;
+
 	if (x->open_tag) {
 		x->open_tag = 0;
-		put(x, ">", 1);
+		if ((p = room(x, 1)))
+			*p = '>';
 	}
 }
 
@@ -134,9 +154,13 @@ static int start(struct qb_xw *x, const char *name, int writer)
 	x->depth++;
 	x->kids[x->depth] = 0;
 	if (!writer && n > 0 && n < QB_XW_NAME) {
+		char *p = room(x, n + 1);
+
 		memcpy(x->names[x->depth], name, n + 1);
-		put(x, "<", 1);
-		put(x, name, n);
+		if (p) {
+			p[0] = '<';
+			memcpy(p + 1, name, n);
+		}
 		x->open_tag = 1;
 	} else {
 		x->names[x->depth][0] = '\0';
@@ -151,24 +175,26 @@ int qb_xw_start(struct qb_xw *x, const char *name)
 	return start(x, name, 0);
 }
 
-/* A value xmlAttrSerializeTxtContent leaves as it is: no control
- * characters (it writes tabs and line breaks as character references),
- * none of " & < >, and outside a UTF-8 document no non-ASCII character
- * (written as character references there). */
-static int plain_attr(const char *v, int utf8)
+/* The length of V when xmlAttrSerializeTxtContent leaves it as it is:
+ * no control characters (it writes tabs and line breaks as character
+ * references), none of " & < >, and outside a UTF-8 document no non-ASCII
+ * character (written as character references there); else SIZE_MAX. */
+static size_t plain_attr(const char *v, int utf8)
 {
 	const unsigned char *p;
 	unsigned char top = utf8 ? 0xff : 0x7e;
 
 	for (p = (const unsigned char *)v; *p; p++)
 		if (*p < 0x20 || *p > top || *p == '"' || *p == '&' || *p == '<' || *p == '>')
-			return 0;
-	return 1;
+			return SIZE_MAX;
+	return (size_t)(p - (const unsigned char *)v);
 }
 
 int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 {
 	xmlBufferPtr b;
+	size_t n, v;
+	char *p;
 
 	if (x->rename)
 		name = x->rename(1, name);
@@ -181,11 +207,24 @@ int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 	}
 	if (!x->open_tag)
 		return x->rc = QB_EIO;   /* after content: libxml2's writer refuses it too */
+	n = strlen(name);
+	v = plain_attr(value, x->utf8);
+	if (v != SIZE_MAX && n + v + 4 < sizeof(x->pend)) {
+		/* the whole attribute in one piece */
+		if ((p = room(x, n + v + 4))) {
+			p[0] = ' ';
+			memcpy(p + 1, name, n);
+			memcpy(p + 1 + n, "=\"", 2);
+			memcpy(p + 3 + n, value, v);
+			p[3 + n + v] = '"';
+		}
+		return x->rc;
+	}
 	put(x, " ", 1);
-	puts_(x, name);
+	put(x, name, n);
 	put(x, "=\"", 2);
-	if (plain_attr(value, x->utf8)) {
-		puts_(x, value);
+	if (v != SIZE_MAX) {
+		put(x, value, v);
 	} else if (!(b = xmlBufferCreate())) {
 		x->rc = QB_ENOMEM;
 	} else {
@@ -208,6 +247,8 @@ int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 static void end_tag(struct qb_xw *x, int full)
 {
 	const char *name = x->names[x->depth + 1];
+	size_t n;
+	char *p;
 
 	if (!name[0]) {
 		if (!qb_xw_sync(x) &&
@@ -221,9 +262,12 @@ static void end_tag(struct qb_xw *x, int full)
 		return;
 	}
 	close_tag(x);
-	put(x, "</", 2);
-	puts_(x, name);
-	put(x, ">", 1);
+	n = strlen(name);             /* < QB_XW_NAME: start() kept it */
+	if ((p = room(x, n + 3))) {
+		memcpy(p, "</", 2);
+		memcpy(p + 2, name, n);
+		p[n + 2] = '>';
+	}
 }
 
 int qb_xw_end(struct qb_xw *x)
