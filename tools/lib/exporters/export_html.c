@@ -8,13 +8,14 @@
  * in and written inline; images become data: URIs; nothing on the page
  * asks the network for anything.
  *
- * Everything from the bank goes through libxml2's xmlTextWriter (text and
- * attribute values escaped by it), in HTML syntax: no XML declaration,
- * every non-void element closed by an end tag. Only the compiled-in assets,
- * bytes this writer produced earlier, and the tags of elements whose name
- * and class are this file's own constants (tag(): one write for
- * <li class="option"> instead of the writer's start, attribute and end
- * calls, about a quarter of the export's instructions) are written raw.
+ * Everything is written through the exporters' writer (xmlw.h, qb_xw)
+ * onto libxml2's xmlTextWriter, in HTML syntax: no XML declaration, every
+ * non-void element closed by an end tag. Text and attribute values from
+ * the bank are escaped by libxml2's own functions, as its writer escapes
+ * them; the page's writers declare no encoding, so non-ASCII characters in
+ * attribute values become character references. Only the
+ * compiled-in assets and bytes this writer produced earlier are written
+ * raw.
  *
  * The findings arrive after the last question (the bank-wide rules finish
  * last), but are shown inside each question: the questions are written to
@@ -71,9 +72,6 @@ struct cat {
 	size_t count;
 };
 
-/* Elements nest no deeper than this file's code nests them (about 10). */
-#define HTML_DEPTH 64
-
 struct html {
 	struct qb_atomic *out;
 	int answers;
@@ -84,15 +82,10 @@ struct html {
 	uint64_t spooled;
 	xmlBufferPtr sbuf;
 	xmlTextWriterPtr w;
-	int rc;                    /* sticky: the first error of the writer */
-	/* the elements open on st->w, innermost last: NULL where libxml2's
-	 * writer opened it, else its name (a raw tag, closed by a raw end tag) */
-	const char *open[HTML_DEPTH];
-	int nopen;
-	/* raw bytes (tags of tag(), text with nothing to escape) not yet given
-	 * to the writer: one write for a run of them, since each call into
-	 * the writer costs more than the bytes it copies */
-	struct qb_buf pend;
+	/* writes onto w: every tag and attribute, text escaped as libxml2's
+	 * writer escapes it, pending bytes handed over in one write */
+	struct qb_xw x;
+	int rc;                    /* sticky: the first error of the writing */
 
 	struct qb_buf tmp, tmp2, img;
 	const char *bank_file;     /* of the question being written (image paths) */
@@ -127,143 +120,75 @@ struct html {
 
 /* ---- writing ------------------------------------------------------------- */
 
-static void wfail(struct html *st)
+/* The html's error, once the writer has one. */
+static int xw_rc(struct html *st)
 {
 	if (!st->rc)
-		st->rc = QB_EIO;
-}
-
-/* Gives the pending raw bytes to the writer: before any other call into it. */
-static int sync(struct html *st)
-{
-	if (!st->rc && st->pend.len &&
-	    xmlTextWriterWriteRawLen(st->w, BAD_CAST st->pend.ptr, (int)st->pend.len) < 0)
-		wfail(st);
-	qb_buf_clear(&st->pend);
+		st->rc = st->x.rc;
 	return st->rc;
 }
 
-/* sync(), then the writer's own buffer into its output. */
+/* The writer's pending bytes, then its own buffer, into its output. */
 static int flush(struct html *st)
 {
-	if (!sync(st) && xmlTextWriterFlush(st->w) < 0)
-		wfail(st);
-	return st->rc;
+	if (!st->rc && !qb_xw_sync(&st->x) && xmlTextWriterFlush(st->w) < 0)
+		st->x.rc = QB_EIO;
+	return xw_rc(st);
 }
 
-static int push(struct html *st, const char *raw_name)
-{
-	if (!st->rc && st->nopen == HTML_DEPTH)
-		st->rc = QB_EINVAL;   /* nesting deeper than this file's code: a bug */
-	if (!st->rc)
-		st->open[st->nopen++] = raw_name;
-	return st->rc;
-}
-
+/* <NAME>, its attributes to follow (attr()); end() closes it. */
 static int start(struct html *st, const char *name)
 {
-	if (!push(st, NULL) && !sync(st) && xmlTextWriterStartElement(st->w, BAD_CAST name) < 0)
-		wfail(st);
-	return st->rc;
-}
-
-static int raw(struct html *st, const char *s, size_t len);
-
-/* <NAME> or <NAME class="CLS"> written raw: NAME and CLS are constants of
- * this file, with nothing to escape. end() closes it. Only inside an
- * element the writer opened (the spool's <main>, the page's <html>): the
- * writer escapes text only there. */
-static int tag(struct html *st, const char *name, const char *cls)
-{
-	char t[96];
-	size_t n = strlen(name), c = cls ? strlen(cls) : 0, len = 0;
-
-	if (n + c + 12 > sizeof(t)) {
-		if (!st->rc)
-			st->rc = QB_EINVAL;   /* a constant too long: a bug */
-		return st->rc;
-	}
-	/* each copy takes the string's NUL, which the next one overwrites */
-	t[len++] = '<';
-	memcpy(t + len, name, n + 1);
-	len += n;
-	if (cls) {
-		memcpy(t + len, " class=\"", 9);
-		len += 8;
-		memcpy(t + len, cls, c + 1);
-		len += c;
-		t[len++] = '"';
-	}
-	t[len++] = '>';
-	if (!push(st, name))
-		raw(st, t, len);
-	return st->rc;
+	if (!st->rc)
+		qb_xw_start_inline(&st->x, name);
+	return xw_rc(st);
 }
 
 static int attr(struct html *st, const char *name, const char *value)
 {
-	if (!sync(st) && xmlTextWriterWriteAttribute(st->w, BAD_CAST name, BAD_CAST value) < 0)
-		wfail(st);
-	return st->rc;
+	if (!st->rc)
+		qb_xw_attr(&st->x, name, value);
+	return xw_rc(st);
+}
+
+/* <NAME> or <NAME class="CLS">; CLS may be NULL. */
+static int tag(struct html *st, const char *name, const char *cls)
+{
+	start(st, name);
+	return cls ? attr(st, "class", cls) : st->rc;
 }
 
 /* Ends the open element with an end tag, also when it is empty: in HTML
  * syntax <div/> would open a div that never closes. */
 static int end(struct html *st)
 {
-	const char *name;
-
-	if (st->rc || st->nopen == 0)
-		return st->rc;
-	name = st->open[--st->nopen];
-	if (!name) {
-		if (!sync(st) && xmlTextWriterFullEndElement(st->w) < 0)
-			wfail(st);
-		return st->rc;
-	}
-	{
-		char t[96];
-		size_t n = strlen(name);   /* tag() took it: it fits */
-
-		t[0] = '<';
-		t[1] = '/';
-		memcpy(t + 2, name, n + 1);
-		t[n + 2] = '>';
-		return raw(st, t, n + 3);
-	}
+	if (!st->rc)
+		qb_xw_end_full(&st->x);
+	return xw_rc(st);
 }
 
-/* An element for a void HTML element (input, meta): <name .../>. */
+/* Ends a void HTML element (input, meta): <name .../>. */
 static int end_void(struct html *st)
 {
-	if (!st->rc && st->nopen > 0)
-		st->nopen--;
-	if (!sync(st) && xmlTextWriterEndElement(st->w) < 0)
-		wfail(st);
-	return st->rc;
+	if (!st->rc)
+		qb_xw_end_mixed(&st->x);
+	return xw_rc(st);
 }
 
-/* Character data, escaped by the writer where it has anything to escape. */
+/* Character data, escaped where it has anything to escape. */
 static int text(struct html *st, const char *s)
 {
-	if (!qb_xw_needs_escape(s))
-		return raw(st, s, strlen(s));
-	if (!sync(st) && xmlTextWriterWriteString(st->w, BAD_CAST s) < 0)
-		wfail(st);
-	return st->rc;
+	if (!st->rc)
+		qb_xw_text(&st->x, s);
+	return xw_rc(st);
 }
 
+/* LEN bytes as they are: the compiled-in assets, HTML written earlier. */
 static int raw(struct html *st, const char *s, size_t len)
 {
-	if (st->rc)
-		return st->rc;
-	if (len < 4096) {
-		if (qb_buf_add(&st->pend, s, len))
-			st->rc = QB_ENOMEM;
-	} else if (!sync(st) && xmlTextWriterWriteRawLen(st->w, BAD_CAST s, (int)len) < 0) {
-		wfail(st);
-	}
-	return st->rc;
+	if (!st->rc)
+		qb_xw_raw(&st->x, s, len);
+	return xw_rc(st);
 }
 
 /* A line break between block elements (outside any text), so that the
@@ -285,8 +210,7 @@ static int elem(struct html *st, const char *name, const char *cls, const char *
 /* <NAME class="CLS"> */
 static int start_cls(struct html *st, const char *name, const char *cls)
 {
-	start(st, name);
-	return attr(st, "class", cls);
+	return tag(st, name, cls);
 }
 
 static int img_src_fail(struct html *st, const char *src, const char *why)
@@ -387,9 +311,10 @@ static int rich(struct html *st, const char *name, const char *cls, const xmlNod
 
 	if (!n)
 		return st->rc;
-	tag(st, name, cls);
-	if (!sync(st) && qb_rich_write(st->w, n, &o))
-		wfail(st);
+	if (tag(st, name, cls))
+		return st->rc;
+	if (qb_rich_write(qb_xw_writer(&st->x), n, &o) && !st->rc)
+		st->rc = QB_EIO;
 	return end(st);
 }
 
@@ -401,10 +326,8 @@ static int drain_into(struct html *st, FILE *f, uint64_t *count)
 	if (flush(st))
 		return st->rc;
 	n = (size_t)xmlBufferLength(st->sbuf);
-	if (n && fwrite(xmlBufferContent(st->sbuf), 1, n, f) != n) {
-		wfail(st);
-		return st->rc;
-	}
+	if (n && fwrite(xmlBufferContent(st->sbuf), 1, n, f) != n)
+		return st->rc = QB_EIO;
 	*count += n;
 	xmlBufferEmpty(st->sbuf);
 	return 0;
@@ -785,7 +708,6 @@ static void state_free(struct html *st)
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
 	qb_buf_dispose(&st->img);
-	qb_buf_dispose(&st->pend);
 	qb_buf_dispose(&st->summary);
 	for (i = 0; i < st->nfiles; i++)
 		free(st->files[i]);
@@ -812,6 +734,7 @@ static int writer_open(struct html *st, const char *name)
 	    xmlTextWriterWriteRawLen(st->w, BAD_CAST "", 0) < 0 || xmlTextWriterFlush(st->w) < 0)
 		return QB_EIO;
 	xmlBufferEmpty(st->sbuf);
+	qb_xw_attach(&st->x, st->w, 0);
 	return 0;
 }
 
@@ -1362,6 +1285,7 @@ static int write_page(struct html *st)
 			xmlOutputBufferClose(ob);
 		return st->rc = QB_ENOMEM;
 	}
+	qb_xw_attach(&st->x, st->w, 0);
 	write_head(st);
 	if (st->findings_given)
 		raw(st, st->summary.ptr, st->summary.len);
