@@ -26,6 +26,8 @@
 #include "text.h"
 #include "xmlw.h"
 
+/* The spool's stdio buffer. */
+#define SPOOL_BUF (64 * 1024)
 /* A source file is read whole; larger ones are refused (an import of
  * 100,000 questions is far below this). */
 #define IMPORT_MAX_FILE_BYTES (1024L * 1024 * 1024)
@@ -92,6 +94,8 @@ struct import {
 	struct qb_tempfile *spool_t;
 	FILE *spool;
 	uint64_t spool_len;
+	uint64_t spool_at;      /* where the spool's next read starts, UINT64_MAX: unknown */
+	char *spool_buf;        /* its stdio buffer (SPOOL_BUF), freed after it is closed */
 	xmlBufferPtr qbuf;
 	xmlTextWriterPtr qw;
 	struct qb_buf copy;     /* a question read back from the spool */
@@ -437,6 +441,12 @@ static int spool_open(struct import *im)
 		(void)close(fd);
 		return QB_ENOMEM;
 	}
+	/* questions are a few KB each, written and read back in order: a
+	 * buffer of many of them, not a system call for each */
+	im->spool_buf = malloc(SPOOL_BUF);
+	if (!im->spool_buf || setvbuf(im->spool, im->spool_buf, _IOFBF, SPOOL_BUF) != 0)
+		return QB_ENOMEM;
+	im->spool_at = UINT64_MAX;
 	im->qbuf = xmlBufferCreate();
 	im->qw = im->qbuf ? xmlNewTextWriterMemory(im->qbuf, 0) : NULL;
 	return im->qw ? 0 : QB_ENOMEM;
@@ -998,11 +1008,15 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	if (x->rc)
 		return;
 	qb_buf_clear(b);
-	if (qb_buf_grow(b, k->len + 1) || fseeko(im->spool, (off_t)k->off, SEEK_SET) != 0 ||
+	/* the questions of a category mostly follow each other in the spool:
+	 * a seek (which drops the stream's buffer) only where they do not */
+	if (qb_buf_grow(b, k->len + 1) ||
+	    (im->spool_at != k->off && fseeko(im->spool, (off_t)k->off, SEEK_SET) != 0) ||
 	    fread(b->ptr, 1, k->len, im->spool) != k->len) {
 		x->rc = QB_EIO;
 		return;
 	}
+	im->spool_at = k->off + k->len;
 	b->len = k->len;
 	b->ptr[b->len] = '\0';
 	qb_xw_raw(x, "\n", 1);
@@ -1239,6 +1253,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 	qb_tempfile_delete(im.media_t);
 	if (im.spool)
 		(void)fclose(im.spool);   /* a temporary, removed next */
+	free(im.spool_buf);
 	qb_tempfile_delete(im.spool_t);
 	xmlFreeTextWriter(im.qw);
 	xmlBufferFree(im.qbuf);
