@@ -109,6 +109,18 @@ static int own_descriptor(const char *path)
 	return -1;
 }
 
+/* Output to standard output or a device is spooled first (qb_spool_open;
+ * its buffer is a's, freed after the stream is closed). */
+static int spool(struct qb_atomic *a)
+{
+	struct qb_spool s;
+	int rc = qb_spool_open(&s);
+
+	a->f = s.f;
+	a->buf = s.buf;
+	return rc;
+}
+
 int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *err)
 {
 	struct qb_atomic *a;
@@ -123,8 +135,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 	a->fd = -1;
 	a->own_fd = -1;
 	if (!path || strcmp(path, "-") == 0) {
-		a->f = tmpfile();
-		if (!a->f) {
+		if (spool(a)) {
 			qb_error_set(err, QB_EIO, "cannot create a temporary file to spool the output (%s); "
 				     "check TMPDIR or write to a file with -o", strerror(errno));
 			free(a);
@@ -147,8 +158,7 @@ int qb_atomic_open(struct qb_atomic **out, const char *path, struct qb_error *er
 		if (a->own_fd >= 0 ||
 		    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
 			a->device = strdup(path);
-			a->f = a->device ? tmpfile() : NULL;
-			if (!a->f) {
+			if (!a->device || spool(a)) {
 				qb_error_set(err, QB_EIO, "cannot create a temporary file to spool the output (%s); "
 					     "check TMPDIR", strerror(errno));
 				free(a->device);

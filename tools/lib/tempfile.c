@@ -589,3 +589,28 @@ int qb_tempfile_catch_signals(void)
 		return QB_ENOMEM;
 	return 0;
 }
+
+/* ---- spools ---------------------------------------------------------------- */
+
+int qb_spool_open(struct qb_spool *s)
+{
+	s->buf = NULL;
+	s->f = tmpfile();
+	if (!s->f)
+		return QB_EIO;
+	s->buf = malloc(QB_SPOOL_BUF);
+	if (!s->buf || setvbuf(s->f, s->buf, _IOFBF, QB_SPOOL_BUF) != 0) {
+		qb_spool_close(s);
+		return QB_ENOMEM;
+	}
+	return 0;
+}
+
+void qb_spool_close(struct qb_spool *s)
+{
+	if (s->f)
+		(void)fclose(s->f);   /* a temporary, discarded */
+	free(s->buf);
+	s->f = NULL;
+	s->buf = NULL;
+}

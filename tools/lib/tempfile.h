@@ -54,6 +54,7 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct qb_tempfile;
@@ -113,6 +114,23 @@ void qb_tempfile_forget(struct qb_tempfile *t);
  * HELD keeps the thread's signal mask. Holds may nest. */
 void qb_tempfile_hold(sigset_t *held);
 void qb_tempfile_release(const sigset_t *held);
+
+/* A spool: an unlinked temporary file (tmpfile(): nothing on disk to clean
+ * up, whatever ends the process) with a stdio buffer of QB_SPOOL_BUF bytes
+ * instead of stdio's 4 KB, for what an exporter writes in runs of many KB
+ * and reads back once: a system call per 64 KB instead of one per 4 KB. */
+#define QB_SPOOL_BUF (64 * 1024)
+
+struct qb_spool {
+	FILE *f;
+	char *buf;
+};
+
+/* Opens S; 0, QB_EIO (no temporary file: errno says why) or QB_ENOMEM. */
+int qb_spool_open(struct qb_spool *s);
+/* Closes and frees S (its data is discarded); a zeroed or closed spool is
+ * left alone. */
+void qb_spool_close(struct qb_spool *s);
 
 /* Ends every registered child and removes every registered file and folder
  * of this process, as the signal handler does. */

@@ -51,6 +51,7 @@
 #include "../core/map.h"
 #include "../imgpath.h"
 #include "../mathml.h"
+#include "../tempfile.h"
 #include "../text.h"
 #include "qti_internal.h"
 
@@ -86,7 +87,7 @@ struct media {
 struct canvas {
 	struct qb_atomic *out;
 	struct qti_zip *zip;
-	FILE *items;           /* the rendered items, in bank order */
+	struct qb_spool items; /* the rendered items, in bank order */
 	uint64_t written;      /* its length */
 	xmlBufferPtr xbuf;
 	struct qb_rich_html *html;
@@ -1021,8 +1022,7 @@ static void state_free(struct canvas *st)
 		return;
 	qti_zip_free(st->zip);
 	qb_atomic_abort(st->out);
-	if (st->items)
-		(void)fclose(st->items);   /* a temporary, discarded */
+	qb_spool_close(&st->items);
 	if (st->xbuf)
 		xmlBufferFree(st->xbuf);
 	qb_rich_html_free(st->html);
@@ -1058,10 +1058,8 @@ int qb_canvas_open(void **state, const struct qb_export_opts *o, struct qb_error
 		rc = qb_rich_html_new(&st->html, 0);
 	if (!rc)
 		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
-	if (!rc && !(st->items = tmpfile())) {
+	if (!rc && (rc = qb_spool_open(&st->items)) == QB_EIO)
 		qb_error_set(err, QB_EIO, "canvas: cannot create a temporary file: %s", strerror(errno));
-		rc = QB_EIO;
-	}
 	if (rc) {
 		state_free(st);
 		return rc;
@@ -1198,7 +1196,7 @@ int qb_canvas_question(void *state, const struct qb_question *q, struct qb_error
 	if (st->s.failed || st->s.nproblems > nproblems)
 		goto done;
 	len = (size_t)xmlBufferLength(st->xbuf);
-	if (fwrite(xmlBufferContent(st->xbuf), 1, len, st->items) != len) {
+	if (fwrite(xmlBufferContent(st->xbuf), 1, len, st->items.f) != len) {
 		qb_error_set(&e, QB_EIO, "canvas: cannot write a temporary file: %s", strerror(errno));
 		rc = QB_EIO;
 	} else {
@@ -1277,7 +1275,7 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 		if (use_group(st, st->runs[k].group))
 			continue;
 		x.kids[x.depth] = 1;
-		x.rc = copy_run(qb_xw_writer(&x), st->items, &st->runs[k]);
+		x.rc = copy_run(qb_xw_writer(&x), st->items.f, &st->runs[k]);
 	}
 	/* the groups in order of first appearance, each its runs */
 	for (g = 0; g < st->ngroups && !x.rc; g++) {
@@ -1298,7 +1296,7 @@ static int gen_assessment(xmlTextWriterPtr w, void *ctx)
 		qb_xw_end(&x);
 		qb_xw_end(&x);
 		for (k = st->groups[g].first_run; k != SIZE_MAX && !x.rc; k = st->runs[k].next)
-			x.rc = copy_run(qb_xw_writer(&x), st->items, &st->runs[k]);
+			x.rc = copy_run(qb_xw_writer(&x), st->items.f, &st->runs[k]);
 		qb_xw_end(&x);
 	}
 	return qb_xw_finish(&x);
@@ -1422,7 +1420,7 @@ int qb_canvas_commit(void *state, struct qb_error *err)
 		if (rc)
 			goto done;
 	}
-	if (fflush(st->items)) {
+	if (fflush(st->items.f)) {
 		rc = QB_EIO;
 		qb_error_set(err, rc, "canvas: %s", qb_error_str(rc));
 		goto done;

@@ -48,6 +48,7 @@
 #include "../core/buf.h"
 #include "../imgpath.h"
 #include "../richtext.h"
+#include "../tempfile.h"
 #include "../text.h"
 #include "../xmlw.h"
 #include "html_assets.h"
@@ -63,7 +64,7 @@ struct qrec {
 /* A question that has findings, in page order. */
 struct place {
 	uint64_t slot;             /* as in its qrec */
-	uint64_t f_len;            /* its findings' HTML, the next run of st->finds */
+	uint64_t f_len;            /* its findings' HTML, the next run of st->finds.f */
 };
 
 /* One category section, for the table of contents. */
@@ -78,7 +79,7 @@ struct html {
 
 	/* the spool: the questions' HTML, through a memory writer that keeps
 	 * <main> open and is drained into the file */
-	FILE *spool;
+	struct qb_spool spool;
 	uint64_t spooled;
 	xmlBufferPtr sbuf;
 	xmlTextWriterPtr w;
@@ -95,7 +96,7 @@ struct html {
 	char *title;               /* of the first bank */
 	char *lang;                /* of the first bank */
 
-	FILE *qrecs;               /* the questions' struct qrec */
+	struct qb_spool qrecs;     /* the questions' struct qrec */
 	size_t nq;
 	struct place *places;
 	size_t nplaces, capplaces;
@@ -108,7 +109,7 @@ struct html {
 
 	/* findings (findings hook) */
 	int findings_given;
-	FILE *finds;               /* the questions' findings' HTML, one run each
+	struct qb_spool finds;     /* the questions' findings' HTML, one run each
 				    * in page order (a temporary: each finding
 				    * carries its rule's explanation, a few MB
 				    * at a million questions) */
@@ -336,7 +337,7 @@ static int drain_into(struct html *st, FILE *f, uint64_t *count)
 /* Writes what the memory writer holds into the spool. */
 static int drain(struct html *st)
 {
-	return drain_into(st, st->spool, &st->spooled);
+	return drain_into(st, st->spool.f, &st->spooled);
 }
 
 /* ---- questions ----------------------------------------------------------- */
@@ -665,7 +666,7 @@ static int write_question(struct html *st, const struct qb_question *q)
 	r.file = st->nfiles ? st->nfiles - 1 : 0;
 	r.line = q->line;
 	r.slot = st->spooled;
-	if (fwrite(&r, sizeof(r), 1, st->qrecs) != 1)
+	if (fwrite(&r, sizeof(r), 1, st->qrecs.f) != 1)
 		return st->rc = QB_EIO;
 	st->nq++;
 
@@ -699,12 +700,9 @@ static void state_free(struct html *st)
 		xmlFreeTextWriter(st->w);
 	if (st->sbuf)
 		xmlBufferFree(st->sbuf);
-	if (st->spool)
-		(void)fclose(st->spool);   /* a temporary, discarded */
-	if (st->qrecs)
-		(void)fclose(st->qrecs);   /* a temporary, discarded */
-	if (st->finds)
-		(void)fclose(st->finds);   /* a temporary, discarded */
+	qb_spool_close(&st->spool);
+	qb_spool_close(&st->qrecs);
+	qb_spool_close(&st->finds);
 	qb_buf_dispose(&st->tmp);
 	qb_buf_dispose(&st->tmp2);
 	qb_buf_dispose(&st->img);
@@ -752,13 +750,16 @@ int qb_html_open(void **state, const struct qb_export_opts *o, struct qb_error *
 		free(st);
 		return rc;
 	}
-	st->spool = tmpfile();
-	st->qrecs = st->spool ? tmpfile() : NULL;
-	st->finds = st->qrecs ? tmpfile() : NULL;
-	if (!st->finds) {
-		qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
+	rc = qb_spool_open(&st->spool);
+	if (!rc)
+		rc = qb_spool_open(&st->qrecs);
+	if (!rc)
+		rc = qb_spool_open(&st->finds);
+	if (rc) {
+		if (rc == QB_EIO)
+			qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
 		qb_html_abort(st);
-		return QB_EIO;
+		return rc;
 	}
 	rc = writer_open(st, "main");
 	if (rc) {
@@ -1016,14 +1017,14 @@ static int find_questions(struct html *st, struct fref *refs, size_t n)
 	size_t k, nread = 0, lastq = SIZE_MAX;
 	int ahead = 0;   /* r holds record nread - 1, not yet taken */
 
-	if (fflush(st->qrecs) != 0 || fseek(st->qrecs, 0, SEEK_SET) != 0)
+	if (fflush(st->qrecs.f) != 0 || fseek(st->qrecs.f, 0, SEEK_SET) != 0)
 		return QB_EIO;
 	for (k = 0; k < n && refs[k].file != SIZE_MAX; k++) {
 		for (;;) {
 			if (!ahead) {
 				if (nread == st->nq)
 					break;
-				if (fread(&r, sizeof(r), 1, st->qrecs) != 1)
+				if (fread(&r, sizeof(r), 1, st->qrecs.f) != 1)
 					return QB_EIO;
 				nread++;
 				ahead = 1;
@@ -1100,7 +1101,7 @@ int qb_html_findings(void *state, const struct qb_export_finding *v, size_t n,
 		end(st);
 		end(st);
 		nl(st);
-		drain_into(st, st->finds, &pl->f_len);
+		drain_into(st, st->finds.f, &pl->f_len);
 	}
 	write_summary(st, v, n, byrule);
 	free(byq);
@@ -1248,19 +1249,19 @@ static int copy_spool(struct html *st)
 
 	if (st->rc)
 		return st->rc;
-	if (fflush(st->spool) != 0 || fseek(st->spool, 0, SEEK_SET) != 0 ||
-	    fflush(st->finds) != 0 || fseek(st->finds, 0, SEEK_SET) != 0)
+	if (fflush(st->spool.f) != 0 || fseek(st->spool.f, 0, SEEK_SET) != 0 ||
+	    fflush(st->finds.f) != 0 || fseek(st->finds.f, 0, SEEK_SET) != 0)
 		return st->rc = QB_EIO;
 	for (pi = 0; pi < st->nplaces && !st->rc; pi++) {
 		const struct place *pl = &st->places[pi];
 
 		if (!pl->f_len)
 			continue;
-		copy_bytes(st, st->spool, pl->slot - pos);
+		copy_bytes(st, st->spool.f, pl->slot - pos);
 		pos = pl->slot;
-		copy_bytes(st, st->finds, pl->f_len);
+		copy_bytes(st, st->finds.f, pl->f_len);
 	}
-	return copy_bytes(st, st->spool, UINT64_MAX);
+	return copy_bytes(st, st->spool.f, UINT64_MAX);
 }
 
 static int write_page(struct html *st)

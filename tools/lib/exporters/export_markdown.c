@@ -25,6 +25,7 @@
 #include "../atomic.h"
 #include "../core/array.h"
 #include "../core/buf.h"
+#include "../tempfile.h"
 #include "../text.h"
 #include "md.h"
 
@@ -86,9 +87,9 @@ static const char latex_header[] =
 
 struct md_out {
 	struct qb_atomic *a;
-	FILE *body;                /* the questions, spooled: the header needs the total */
-	FILE *key;                 /* answer-key rows, spooled */
-	FILE *sheet;               /* forms: "number letters" of each choice question */
+	struct qb_spool body;      /* the questions, spooled: the header needs the total */
+	struct qb_spool key;       /* answer-key rows, spooled */
+	struct qb_spool sheet;     /* forms: "number letters" of each choice question */
 	unsigned long number;      /* questions written */
 	char letter;               /* form letter, or 0 */
 };
@@ -291,12 +292,9 @@ static void state_free(struct md_state *st, int abort_outputs)
 		if (abort_outputs)
 			qb_atomic_abort(st->out[i].a);
 		/* scratch files, discarded */
-		if (st->out[i].key)
-			(void)fclose(st->out[i].key);
-		if (st->out[i].body)
-			(void)fclose(st->out[i].body);
-		if (st->out[i].sheet)
-			(void)fclose(st->out[i].sheet);
+		qb_spool_close(&st->out[i].key);
+		qb_spool_close(&st->out[i].body);
+		qb_spool_close(&st->out[i].sheet);
 	}
 	if (abort_outputs)
 		qb_atomic_abort(st->keyfile);
@@ -390,15 +388,13 @@ int qb_md_open(void **state, const struct qb_export_opts *o, struct qb_error *er
 		if (rc)
 			break;
 		st->nout++;
-		out->body = tmpfile();
-		if (o->answers || o->forms)
-			out->key = tmpfile();
-		if (o->forms)
-			out->sheet = tmpfile();
-		if (!out->body || ((o->answers || o->forms) && !out->key) || (o->forms && !out->sheet)) {
+		rc = qb_spool_open(&out->body);
+		if (!rc && (o->answers || o->forms))
+			rc = qb_spool_open(&out->key);
+		if (!rc && o->forms)
+			rc = qb_spool_open(&out->sheet);
+		if (rc == QB_EIO)
 			qb_error_set(err, QB_EIO, "cannot create a temporary file: %s", strerror(errno));
-			rc = QB_EIO;
-		}
 	}
 	if (!rc && o->forms) {
 		qb_buf_clear(&name);
@@ -499,12 +495,12 @@ static int emit(struct md_state *st, struct md_out *out, const struct md_item *i
 	md_rand_init(&r, st->seed, out->letter, it->id_hash);
 	rc = md_order_draw(&order, it, &r, forms);
 	if (!rc)
-		rc = md_item_write(out->body, &key, it, &order, ++out->number, st->answers, forms,
+		rc = md_item_write(out->body.f, &key, it, &order, ++out->number, st->answers, forms,
 				   &st->labels);
-	if (!rc && out->key && fwrite(key.ptr, 1, key.len, out->key) != key.len)
+	if (!rc && out->key.f && fwrite(key.ptr, 1, key.len, out->key.f) != key.len)
 		rc = QB_EIO;
-	if (!rc && out->sheet)
-		rc = sheet_row(out->sheet, it, &order, out->number);
+	if (!rc && out->sheet.f)
+		rc = sheet_row(out->sheet.f, it, &order, out->number);
 	md_order_dispose(&order);
 	qb_buf_dispose(&key);
 	return rc;
@@ -702,9 +698,9 @@ static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *
 	if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
 		rc = QB_EIO;
 	qb_buf_clear(&b);
-	if (!rc && (fflush(out->sheet) != 0 || fseek(out->sheet, 0, SEEK_SET) != 0))
+	if (!rc && (fflush(out->sheet.f) != 0 || fseek(out->sheet.f, 0, SEEK_SET) != 0))
 		rc = QB_EIO;
-	while (!rc && fgets(line, sizeof(line), out->sheet)) {
+	while (!rc && fgets(line, sizeof(line), out->sheet.f)) {
 		char *sp = strchr(line, ' ');
 
 		if (!sp)
@@ -719,7 +715,7 @@ static int write_sheet(FILE *f, const struct md_state *st, const struct md_out *
 		if (!rc && fwrite(b.ptr, 1, b.len, f) != b.len)
 			rc = QB_EIO;
 	}
-	if (!rc && ferror(out->sheet))
+	if (!rc && ferror(out->sheet.f))
 		rc = QB_EIO;
 	if (!rc && fputs("\\end{multicols}\n```\n", f) == EOF)
 		rc = QB_EIO;
@@ -747,14 +743,14 @@ int qb_md_commit(void *state, struct qb_error *err)
 
 		rc = write_exam_header(st, &st->out[i]);
 		if (!rc)
-			rc = copy_spool(st->out[i].a, st->out[i].body);
+			rc = copy_spool(st->out[i].a, st->out[i].body.f);
 		if (!rc && st->answers) {
 			if (fprintf(f, PAGE_BREAK "# %s\n\n", L(MD_L_ANSWER_KEY)) < 0)
 				rc = QB_EIO;
 			if (!rc)
-				rc = copy_key(st->out[i].a, st->out[i].key, st->nforms > 0, st);
+				rc = copy_key(st->out[i].a, st->out[i].key.f, st->nforms > 0, st);
 		}
-		if (!rc && st->out[i].sheet && !st->answers) {
+		if (!rc && st->out[i].sheet.f && !st->answers) {
 			if (fputs("\n" PAGE_BREAK, f) == EOF)
 				rc = QB_EIO;
 			if (!rc)
@@ -772,7 +768,7 @@ int qb_md_commit(void *state, struct qb_error *err)
 			    st->out[i].letter) < 0)
 			rc = QB_EIO;
 		if (!rc)
-			rc = copy_key(st->keyfile, st->out[i].key, 1, st);
+			rc = copy_key(st->keyfile, st->out[i].key.f, 1, st);
 		if (!rc && fputs("\n" PAGE_BREAK, f) == EOF)
 			rc = QB_EIO;
 		if (!rc)

@@ -83,6 +83,7 @@
 #include "../core/map.h"
 #include "../imgpath.h"
 #include "../mathml.h"
+#include "../tempfile.h"
 #include "../text.h"
 #include "qti_internal.h"
 
@@ -163,7 +164,7 @@ struct qti {
 	struct qb_buf html;
 
 	struct qb_buf arena;   /* NUL-terminated strings, addressed by offset */
-	FILE *spool;           /* the items' records (struct spooled), unlinked */
+	struct qb_spool spool; /* the items' records (struct spooled) */
 	uint64_t spooled;      /* its length */
 	size_t nitems;
 	struct run *runs;
@@ -535,10 +536,10 @@ static int spool_item(struct qti *st, const struct qb_question *q, const struct 
 			st->runs[s->last_run].next = (uint32_t)st->nruns;
 		s->last_run = (uint32_t)st->nruns++;
 	}
-	if (fwrite(&h, sizeof(h), 1, st->spool) != 1 ||
-	    (h.nmedia && fwrite(st->refs, sizeof(*st->refs), h.nmedia, st->spool) != h.nmedia) ||
-	    fwrite(q->id, 1, idlen, st->spool) != idlen ||
-	    (h.filelen && fwrite(name->ptr, 1, h.filelen, st->spool) != h.filelen)) {
+	if (fwrite(&h, sizeof(h), 1, st->spool.f) != 1 ||
+	    (h.nmedia && fwrite(st->refs, sizeof(*st->refs), h.nmedia, st->spool.f) != h.nmedia) ||
+	    fwrite(q->id, 1, idlen, st->spool.f) != idlen ||
+	    (h.filelen && fwrite(name->ptr, 1, h.filelen, st->spool.f) != h.filelen)) {
 		qb_error_set(e, QB_EIO, "%s: cannot write a temporary file: %s", st->fl->name,
 			     strerror(errno));
 		return QB_EIO;
@@ -550,7 +551,7 @@ static int spool_item(struct qti *st, const struct qb_question *q, const struct 
 
 static int spool_seek(const struct qti *st, uint64_t off)
 {
-	return fseeko(st->spool, (off_t)off, SEEK_SET) ? QB_EIO : 0;
+	return fseeko(st->spool.f, (off_t)off, SEEK_SET) ? QB_EIO : 0;
 }
 
 /* Reads the next record of the spool into R. */
@@ -558,14 +559,14 @@ static int spool_read(const struct qti *st, struct rec_in *r)
 {
 	size_t m, n;
 
-	if (fread(&r->h, sizeof(r->h), 1, st->spool) != 1)
+	if (fread(&r->h, sizeof(r->h), 1, st->spool.f) != 1)
 		return QB_EIO;
 	m = (size_t)r->h.nmedia * sizeof(uint32_t);
 	n = m + r->h.idlen + 1 + (size_t)r->h.filelen + 1;
 	if (QB_ARRAY_RESERVE(r->buf, r->cap, n))
 		return QB_ENOMEM;
-	if (fread(r->buf, 1, m + r->h.idlen, st->spool) != m + r->h.idlen ||
-	    fread(r->buf + m + r->h.idlen + 1, 1, r->h.filelen, st->spool) != r->h.filelen)
+	if (fread(r->buf, 1, m + r->h.idlen, st->spool.f) != m + r->h.idlen ||
+	    fread(r->buf + m + r->h.idlen + 1, 1, r->h.filelen, st->spool.f) != r->h.filelen)
 		return QB_EIO;
 	r->buf[m + r->h.idlen] = '\0';
 	r->buf[n - 1] = '\0';
@@ -587,8 +588,7 @@ static void state_free(struct qti *st)
 		xmlBufferFree(st->xbuf);
 	qb_rich_html_free(st->render);
 	qb_buf_dispose(&st->html);
-	if (st->spool)
-		(void)fclose(st->spool);   /* a temporary, discarded */
+	qb_spool_close(&st->spool);
 	qb_buf_dispose(&st->arena);
 	qb_buf_dispose(&st->src);
 	free(st->runs);
@@ -624,11 +624,9 @@ static int open_package(void **state, const struct flavour *fl, const struct qb_
 		rc = QB_ENOMEM;
 	if (!rc)
 		rc = qb_rich_html_new(&st->render, 1);
-	if (!rc && !(st->spool = tmpfile())) {
+	if (!rc && (rc = qb_spool_open(&st->spool)) == QB_EIO)
 		qb_error_set(err, QB_EIO, "%s: cannot create a temporary file: %s", fl->name,
 			     strerror(errno));
-		rc = QB_EIO;
-	}
 	if (!rc)
 		rc = qb_mathml_new(&st->math, getenv("QBANK_PANDOC"));
 	/* the fixed names are taken before any item can want them */
@@ -1014,7 +1012,7 @@ int qb_qti_commit(void *state, struct qb_error *err)
 	}
 	if (!rc)
 		rc = assign_ids(st);
-	if (!rc && fflush(st->spool))
+	if (!rc && fflush(st->spool.f))
 		rc = QB_EIO;
 	if (rc) {
 		qb_error_set(err, rc, "%s: %s", st->fl->name, qb_error_str(rc));
