@@ -29,10 +29,14 @@
  * per BATCH the overlap pays more than the hand-over costs
  * (tools/bench/README.md).
  *
- * The queues are under one mutex, and a thread that waits is woken only
- * once BATCH questions (or the end) are ready for it, or BATCH places
- * free: woken for each question, the two threads switched 10 times as
- * often and lint took a quarter more CPU time (tools/bench/README.md). */
+ * The queues are under one mutex, taken once per BATCH questions, not per
+ * question: the reader thread gathers what it reads and queues BATCH
+ * events at a time (the end of the file at once), and the hooks' side
+ * takes every queued event under one lock and gives the questions of a
+ * batch back under one more. Locked per question (a wake-up only per
+ * BATCH, but four locks a question), the two threads met on the mutex so
+ * often that a quarter of the Moodle export's samples were the kernel
+ * waking the other thread (tools/bench/README.md). */
 
 #define QUEUE_LEN 32
 #define SLOTS (2 * QUEUE_LEN + 2)
@@ -196,74 +200,84 @@ struct pipe {
 	struct qb_reader *r;
 	size_t held;                  /* questions out of its hands */
 	struct rdiags pending;        /* findings, until queued */
+	struct event mine[BATCH];     /* read, not yet queued */
+	size_t nmine;
 };
 
-/* The reader thread waits for room in the queue and a free slot, and
- * takes back the questions the hooks' side is done with into MINE; their
- * number, or SIZE_MAX when told to stop. */
-static size_t wait_for_room(struct pipe *p, const struct qb_question **mine)
+/* The reader thread queues the events it has read (all of them, once
+ * there is room: up to BATCH at a time, under one lock), then, when every
+ * slot is out (FULL), waits until the hooks' side gives some back; it
+ * takes back what was given into FREED. Their number, or SIZE_MAX when
+ * told to stop. */
+static size_t hand_over(struct pipe *p, int full, const struct qb_question **freed)
 {
-	size_t n = 0;
+	size_t i, n = 0;
 	int stop;
 
 	pthread_mutex_lock(&p->mu);
-	while (!p->stop && !(p->put - p->got < QUEUE_LEN &&
-			     (p->held < SLOTS || p->back_put != p->back_got))) {
+	while (!p->stop && QUEUE_LEN - (p->put - p->got) < p->nmine) {
+		p->reader_waits = 1;
+		pthread_cond_wait(&p->to_reader, &p->mu);
+	}
+	if (!p->stop && p->nmine) {
+		for (i = 0; i < p->nmine; i++)
+			p->queue[p->put++ % QUEUE_LEN] = p->mine[i];
+		p->nmine = 0;
+		if (p->hooks_wait)
+			pthread_cond_signal(&p->to_hooks);
+	}
+	while (!p->stop && full && p->back_put == p->back_got) {
 		p->reader_waits = 1;
 		pthread_cond_wait(&p->to_reader, &p->mu);
 	}
 	p->reader_waits = 0;
 	for (; p->back_got != p->back_put; p->back_got++)
-		mine[n++] = p->back[p->back_got % SLOTS];
+		freed[n++] = p->back[p->back_got % SLOTS];
 	stop = p->stop;
 	pthread_mutex_unlock(&p->mu);
 	return stop ? SIZE_MAX : n;
-}
-
-/* Queues EV for the hooks' side, waking it once BATCH events (or the end)
- * are there for it. */
-static void queue_event(struct pipe *p, const struct event *ev)
-{
-	pthread_mutex_lock(&p->mu);
-	p->queue[p->put++ % QUEUE_LEN] = *ev;
-	if (p->hooks_wait && (p->put - p->got >= BATCH || !ev->q))
-		pthread_cond_signal(&p->to_hooks);
-	pthread_mutex_unlock(&p->mu);
 }
 
 /* The reader thread: reads to the end, the first error, or a stop. */
 static void *read_all(void *arg)
 {
 	struct pipe *p = arg;
-	const struct qb_question *mine[SLOTS];
-	int rc;
+	const struct qb_question *freed[SLOTS];
+	int rc = 1;
 
-	do {
-		struct event ev;
+	while (rc == 1) {
 		const struct qb_question *q = NULL;
-		size_t i, n = wait_for_room(p, mine);
+		struct event *ev;
 
-		if (n == SIZE_MAX)
-			break;
-		/* outside the lock: freeing a subtree takes a while */
-		for (i = 0; i < n; i++)
-			qb_reader_release(p->r, mine[i]);
-		p->held -= n;
+		if (p->nmine == BATCH || p->held == SLOTS) {
+			size_t i, n = hand_over(p, p->held == SLOTS, freed);
+
+			if (n == SIZE_MAX)
+				break;
+			/* outside the lock: freeing a subtree takes a while */
+			for (i = 0; i < n; i++)
+				qb_reader_release(p->r, freed[i]);
+			p->held -= n;
+		}
 		rc = qb_reader_next(p->r, &q);
-		event_of(&ev, p->r, q, rc);
-		ev.diags = p->pending;
+		ev = &p->mine[p->nmine++];
+		event_of(ev, p->r, q, rc);
+		ev->diags = p->pending;
 		memset(&p->pending, 0, sizeof(p->pending));
-		p->held += ev.q != NULL;
-		queue_event(p, &ev);
-	} while (rc == 1);
+		p->held += ev->q != NULL;
+	}
+	/* the end of the file (or the error) goes out at once; what comes
+	 * back after it is freed with the reader */
+	if (rc != 1)
+		(void)hand_over(p, 0, freed);
 	return NULL;
 }
 
-/* The hooks' side waits for the next event, and wakes the reader once
- * BATCH places are free in the queue. */
-static struct event next_event(struct pipe *p)
+/* The hooks' side waits for events and takes all that are queued into
+ * BATCHED (at most QUEUE_LEN), under one lock; their number. */
+static size_t take_events(struct pipe *p, struct event *batched)
 {
-	struct event ev;
+	size_t n = 0;
 
 	pthread_mutex_lock(&p->mu);
 	while (p->put == p->got) {
@@ -271,19 +285,25 @@ static struct event next_event(struct pipe *p)
 		pthread_cond_wait(&p->to_hooks, &p->mu);
 	}
 	p->hooks_wait = 0;
-	ev = p->queue[p->got++ % QUEUE_LEN];
-	if (p->reader_waits && p->put - p->got <= QUEUE_LEN - BATCH)
+	for (; p->got != p->put; p->got++)
+		batched[n++] = p->queue[p->got % QUEUE_LEN];
+	if (p->reader_waits)
 		pthread_cond_signal(&p->to_reader);
 	pthread_mutex_unlock(&p->mu);
-	return ev;
+	return n;
 }
 
-static void give_back(struct pipe *p, const struct qb_question *q)
+/* Gives the N questions of DONE back to the reader thread, to be freed. */
+static void give_back(struct pipe *p, const struct qb_question *const *done, size_t n)
 {
+	size_t i;
+
+	if (!n)
+		return;
 	pthread_mutex_lock(&p->mu);
-	p->back[p->back_put++ % SLOTS] = q;
-	/* the reader waits for a slot only when every one is out */
-	if (p->reader_waits && p->back_put - p->back_got >= BATCH)
+	for (i = 0; i < n; i++)
+		p->back[p->back_put++ % SLOTS] = done[i];
+	if (p->reader_waits)
 		pthread_cond_signal(&p->to_reader);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -300,33 +320,43 @@ static void stop_reader(struct pipe *p)
  * and hands what it reads to the hooks. */
 static int pump(struct file_run *f, struct pipe *p, struct qb_error *err)
 {
+	struct event batched[QUEUE_LEN];
+	const struct qb_question *done[QUEUE_LEN];
+	size_t i = 0, n = 0, ndone;
 	pthread_t t;
-	int rc = 0;
+	int rc = 0, end = 0;
 
 	if (pthread_create(&t, NULL, read_all, p) != 0)
 		return QB_ENOMEM;
-	for (;;) {
-		struct event ev = next_event(p);
+	while (!end && !rc) {
+		n = take_events(p, batched);
+		ndone = 0;
+		for (i = 0; i < n && !end && !rc; i++) {
+			struct event *ev = &batched[i];
 
-		rc = replay_diags(f->l, &ev.diags);   /* and frees them */
-		if (!ev.q) {
+			rc = replay_diags(f->l, &ev->diags);   /* and frees them */
+			if (!ev->q) {
+				if (!rc)
+					rc = ev->rc;
+				end = 1;
+				continue;
+			}
 			if (!rc)
-				rc = ev.rc;
-			break;
+				rc = one_question(f, ev, err);
+			done[ndone++] = ev->q;
 		}
-		if (!rc)
-			rc = one_question(f, &ev, err);
-		give_back(p, ev.q);
-		if (rc) {
-			/* the reader thread may be waiting for room: wake it to quit */
-			stop_reader(p);
-			break;
-		}
+		give_back(p, done, ndone);
 	}
+	if (rc && !end)
+		stop_reader(p);   /* it may be waiting for room: wake it to quit */
 	pthread_join(t, NULL);
-	/* after the join the queue is ours alone */
+	/* after the join the queues are ours alone */
+	for (; i < n; i++)
+		free_diags(&batched[i].diags);
 	for (; p->got != p->put; p->got++)
 		free_diags(&p->queue[p->got % QUEUE_LEN].diags);
+	for (i = 0; i < p->nmine; i++)
+		free_diags(&p->mine[i].diags);
 	return rc;
 }
 

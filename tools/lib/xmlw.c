@@ -214,7 +214,8 @@ int qb_xw_attr(struct qb_xw *x, const char *name, const char *value)
 		if ((p = room(x, n + v + 4))) {
 			p[0] = ' ';
 			memcpy(p + 1, name, n);
-			memcpy(p + 1 + n, "=\"", 2);
+			p[1 + n] = '=';
+			p[2 + n] = '"';
 			memcpy(p + 3 + n, value, v);
 			p[3 + n + v] = '"';
 		}
@@ -264,7 +265,8 @@ static void end_tag(struct qb_xw *x, int full)
 	close_tag(x);
 	n = strlen(name);             /* < QB_XW_NAME: start() kept it */
 	if ((p = room(x, n + 3))) {
-		memcpy(p, "</", 2);
+		p[0] = '<';
+		p[1] = '/';
 		memcpy(p + 2, name, n);
 		p[n + 2] = '>';
 	}
