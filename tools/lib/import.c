@@ -26,8 +26,6 @@
 #include "text.h"
 #include "xmlw.h"
 
-/* The spool's stdio buffer. */
-#define SPOOL_BUF (64 * 1024)
 /* A source file is read whole; larger ones are refused (an import of
  * 100,000 questions is far below this). */
 #define IMPORT_MAX_FILE_BYTES (1024L * 1024 * 1024)
@@ -92,10 +90,9 @@ struct import {
 	 * category order at the end, so that memory holds a digest per
 	 * question (struct kept), never the questions. */
 	struct qb_tempfile *spool_t;
-	FILE *spool;
+	struct qb_spool spool;
 	uint64_t spool_len;
 	uint64_t spool_at;      /* where the spool's next read starts, UINT64_MAX: unknown */
-	char *spool_buf;        /* its stdio buffer (SPOOL_BUF), freed after it is closed */
 	xmlBufferPtr qbuf;
 	xmlTextWriterPtr qw;
 	struct qb_buf copy;     /* a question read back from the spool */
@@ -429,6 +426,7 @@ static int spool_open(struct import *im)
 {
 	const char *dir = getenv("TMPDIR");
 	char tmpl[4096];
+	FILE *f;
 	int fd;
 
 	snprintf(tmpl, sizeof(tmpl), "%s/qbank-import-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -436,15 +434,13 @@ static int spool_open(struct import *im)
 		snprintf(im->media_err, sizeof(im->media_err), "%.200s: %s", tmpl, strerror(errno));
 		return QB_EIO;
 	}
-	im->spool = fdopen(fd, "w+b");
-	if (!im->spool) {
+	f = fdopen(fd, "w+b");
+	if (!f) {
 		(void)close(fd);
 		return QB_ENOMEM;
 	}
-	/* questions are a few KB each, written and read back in order: a
-	 * buffer of many of them, not a system call for each */
-	im->spool_buf = malloc(SPOOL_BUF);
-	if (!im->spool_buf || setvbuf(im->spool, im->spool_buf, _IOFBF, SPOOL_BUF) != 0)
+	/* questions are a few KB each, written and read back in order */
+	if (qb_spool_attach(&im->spool, f))
 		return QB_ENOMEM;
 	im->spool_at = UINT64_MAX;
 	im->qbuf = xmlBufferCreate();
@@ -460,7 +456,7 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 	size_t len;
 	int rc;
 
-	if (!im->spool && (rc = spool_open(im)) != 0)
+	if (!im->spool.f && (rc = spool_open(im)) != 0)
 		return rc;
 	qb_xw_init(&x, im->qw);
 	x.utf8 = 1;   /* copied into the bank, a UTF-8 document: "°C", not "&#xB0;C" */
@@ -473,7 +469,7 @@ static int spool_question(struct import *im, const struct qb_imp_question *q, st
 		return QB_ENOMEM;
 	k->off = im->spool_len;
 	k->len = (uint32_t)len;
-	if (fwrite(s, 1, len, im->spool) != len) {
+	if (fwrite(s, 1, len, im->spool.f) != len) {
 		snprintf(im->media_err, sizeof(im->media_err), "the import's temporary file: %s",
 			 strerror(errno));
 		return QB_EIO;
@@ -1011,8 +1007,8 @@ static void copy_question(struct qb_xw *x, struct import *im, const struct kept 
 	/* the questions of a category mostly follow each other in the spool:
 	 * a seek (which drops the stream's buffer) only where they do not */
 	if (qb_buf_grow(b, k->len + 1) ||
-	    (im->spool_at != k->off && fseeko(im->spool, (off_t)k->off, SEEK_SET) != 0) ||
-	    fread(b->ptr, 1, k->len, im->spool) != k->len) {
+	    (im->spool_at != k->off && fseeko(im->spool.f, (off_t)k->off, SEEK_SET) != 0) ||
+	    fread(b->ptr, 1, k->len, im->spool.f) != k->len) {
 		x->rc = QB_EIO;
 		return;
 	}
@@ -1129,7 +1125,7 @@ static int write_bank(struct import *im, const char *out, struct qb_atomic **a,
 	int rc;
 
 	chain(im);
-	if (im->spool && fflush(im->spool) != 0) {
+	if (im->spool.f && fflush(im->spool.f) != 0) {
 		qb_error_set(err, QB_EIO, "the import's temporary file: %s", strerror(errno));
 		return QB_EIO;
 	}
@@ -1251,9 +1247,7 @@ int qb_import_run(const struct qb_import_opts *opts, const char *const *paths, s
 		st->questions = im.n;
 	}
 	qb_tempfile_delete(im.media_t);
-	if (im.spool)
-		(void)fclose(im.spool);   /* a temporary, removed next */
-	free(im.spool_buf);
+	qb_spool_close(&im.spool);   /* a temporary, removed next */
 	qb_tempfile_delete(im.spool_t);
 	xmlFreeTextWriter(im.qw);
 	xmlBufferFree(im.qbuf);

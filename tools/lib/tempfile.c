@@ -594,10 +594,19 @@ int qb_tempfile_catch_signals(void)
 
 int qb_spool_open(struct qb_spool *s)
 {
-	s->buf = NULL;
-	s->f = tmpfile();
-	if (!s->f)
+	FILE *f = tmpfile();
+
+	if (!f) {
+		s->f = NULL;
+		s->buf = NULL;
 		return QB_EIO;
+	}
+	return qb_spool_attach(s, f);
+}
+
+int qb_spool_attach(struct qb_spool *s, FILE *f)
+{
+	s->f = f;
 	s->buf = malloc(QB_SPOOL_BUF);
 	if (!s->buf || setvbuf(s->f, s->buf, _IOFBF, QB_SPOOL_BUF) != 0) {
 		qb_spool_close(s);

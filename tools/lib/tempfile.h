@@ -128,6 +128,10 @@ struct qb_spool {
 
 /* Opens S; 0, QB_EIO (no temporary file: errno says why) or QB_ENOMEM. */
 int qb_spool_open(struct qb_spool *s);
+/* The same for a temporary file F the caller made (a registered one, say):
+ * S owns F from here on, also when the buffer cannot be had (QB_ENOMEM:
+ * F is closed). */
+int qb_spool_attach(struct qb_spool *s, FILE *f);
 /* Closes and frees S (its data is discarded); a zeroed or closed spool is
  * left alone. */
 void qb_spool_close(struct qb_spool *s);
