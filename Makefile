@@ -83,6 +83,7 @@ LIB_SRCS := \
 	tools/lib/config.c \
 	tools/lib/core/arena.c \
 	tools/lib/core/array.c \
+	tools/lib/core/behind.c \
 	tools/lib/core/bigmem.c \
 	tools/lib/core/buf.c \
 	tools/lib/core/map.c \

@@ -7,6 +7,7 @@
 
 #include "../../tools/lib/core/arena.h"
 #include "../../tools/lib/core/array.h"
+#include "../../tools/lib/core/behind.h"
 #include "../../tools/lib/core/buf.h"
 #include "../../tools/lib/core/map.h"
 #include "check_suites.h"
@@ -204,6 +205,90 @@ START_TEST(buf_big_grows_in_its_own_mapping)
 }
 END_TEST
 
+/* The queue's function: appends each block to a buffer, and fails on the
+ * block that reads "fail". */
+struct sink {
+	struct qb_buf out;
+	size_t blocks;
+};
+
+static int to_sink(void *ctx, const void *block, size_t len, struct qb_error *err)
+{
+	struct sink *k = ctx;
+
+	if (len == 4 && memcmp(block, "fail", 4) == 0) {
+		qb_error_set(err, QB_EIO, "block %zu failed", k->blocks);
+		return QB_EIO;
+	}
+	k->blocks++;
+	return qb_buf_add(&k->out, block, len);
+}
+
+static void *block_of(const char *s)
+{
+	char *p = malloc(strlen(s) + 1);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, s, strlen(s) + 1);
+	return p;
+}
+
+START_TEST(behind_runs_blocks_in_order_and_keeps_the_first_error)
+{
+	struct sink k = { QB_BUF_INIT, 0 };
+	struct qb_error err = { 0, "" };
+	struct qb_behind *b;
+	char want[8 * 1000 + 1];
+	size_t i;
+
+	/* 1000 blocks through a queue of 4 blocks and 10 bytes: every limit hit */
+	ck_assert_int_eq(qb_behind_open(&b, to_sink, &k, 4, 10), 0);
+	for (i = 0; i < 1000; i++) {
+		char s[16];
+
+		snprintf(s, sizeof(s), "%07zu,", i);
+		memcpy(want + 8 * i, s, 8);
+		ck_assert_int_eq(qb_behind_push(b, block_of(s), 8, &err), 0);
+	}
+	want[8 * 1000] = '\0';
+	/* a block bigger than the bytes limit waits for an empty queue, then goes */
+	ck_assert_int_eq(qb_behind_push(b, block_of("0123456789abcdef"), 16, &err), 0);
+	ck_assert_int_eq(qb_behind_drain(b, &err), 0);
+	ck_assert_uint_eq(k.out.len, 8000 + 16);
+	ck_assert_int_eq(memcmp(k.out.ptr, want, 8000), 0);
+	ck_assert_int_eq(qb_behind_error(b, &err), 0);
+
+	/* the first error is kept: later blocks are dropped, and it comes back */
+	ck_assert_int_eq(qb_behind_push(b, block_of("fail"), 4, &err), 0);
+	ck_assert_int_eq(qb_behind_drain(b, &err), QB_EIO);
+	ck_assert_str_eq(err.msg, "block 1001 failed");
+	err.msg[0] = '\0';
+	ck_assert_int_eq(qb_behind_push(b, block_of("late"), 4, &err), QB_EIO);
+	ck_assert_str_eq(err.msg, "block 1001 failed");
+	ck_assert_int_eq(qb_behind_error(b, NULL), QB_EIO);
+	ck_assert_uint_eq(k.blocks, 1001);
+	qb_behind_close(b);
+	qb_behind_close(NULL);
+	qb_buf_dispose(&k.out);
+}
+END_TEST
+
+START_TEST(behind_close_frees_what_is_queued)
+{
+	struct sink k = { QB_BUF_INIT, 0 };
+	struct qb_behind *b;
+	size_t i;
+
+	/* closed at once: queued blocks are run or freed, never leaked (valgrind) */
+	ck_assert_int_eq(qb_behind_open(&b, to_sink, &k, 64, 1 << 20), 0);
+	for (i = 0; i < 50; i++)
+		ck_assert_int_eq(qb_behind_push(b, block_of("x"), 1, NULL), 0);
+	qb_behind_close(b);
+	ck_assert_uint_le(k.blocks, 50);
+	qb_buf_dispose(&k.out);
+}
+END_TEST
+
 Suite *suite_core(void)
 {
 	Suite *s = suite_create("core");
@@ -217,6 +302,8 @@ Suite *suite_core(void)
 	tcase_add_test(tc, map_duplicate_key_finds_first);
 	tcase_add_test(tc, arena_pointers_stay_valid_and_reset_reuses);
 	tcase_add_test(tc, buf_big_grows_in_its_own_mapping);
+	tcase_add_test(tc, behind_runs_blocks_in_order_and_keeps_the_first_error);
+	tcase_add_test(tc, behind_close_frees_what_is_queued);
 	suite_add_tcase(s, tc);
 	return s;
 }

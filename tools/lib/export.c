@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "core/array.h"
+#include "core/behind.h"
 #include "exporter.h"
 #include "exporters/exporters.h"
 #include "lint.h"
@@ -234,7 +235,7 @@ int qb_export_run(const struct qb_exporter *x, const struct qb_export_opts *o,
 			     x->name, x->extension, x->extension);
 		return QB_EINVAL;
 	}
-	xo.one_thread = qb_pipeline_one_thread();
+	xo.one_thread = qb_threads_one();
 	if (x->unique_ids)
 		qb_lint_keep_ids(l);
 	rc = x->open(&c.state, &xo, err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/behind.h"
 #include "reader.h"
 #include "reader_hold.h"
 
@@ -386,13 +387,6 @@ static int read_beside(struct file_run *f, struct pipe *p, struct qb_error *err)
 
 /* ---- the pipeline ------------------------------------------------------ */
 
-int qb_pipeline_one_thread(void)
-{
-	const char *v = getenv("QBANK_THREADS");
-
-	return v && strcmp(v, "1") == 0;
-}
-
 int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
 		    const struct qb_run_hooks *hooks, struct qb_error *err)
 {
@@ -409,7 +403,7 @@ int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
 	}
 	p->l = l;
 	p->h = hooks;
-	p->one_thread = qb_pipeline_one_thread();
+	p->one_thread = qb_threads_one();
 	*out = p;
 	return 0;
 }
@@ -489,7 +483,7 @@ int qb_pipeline_pair(int (*job)(void *arg), void *a, void *b)
 	pthread_t t;
 	int rc;
 
-	if (qb_pipeline_one_thread() || pthread_create(&t, NULL, pair_main, &jb) != 0) {
+	if (qb_threads_one() || pthread_create(&t, NULL, pair_main, &jb) != 0) {
 		rc = job(a);
 		return rc ? rc : job(b);
 	}

@@ -30,10 +30,6 @@ struct qb_run_hooks {
 
 struct qb_pipeline;
 
-/* 1 when QBANK_THREADS=1 asks for one thread (the exporters then start
- * none of their own either), 0 otherwise. */
-int qb_pipeline_one_thread(void);
-
 /* A pipeline into L and HOOKS (NULL: lint only), which must outlive it. */
 int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
 		    const struct qb_run_hooks *hooks, struct qb_error *err);

@@ -26,7 +26,7 @@
  * A thread of its own: deflate is about half of the export's work, so the
  * items are compressed on a third thread while the reader and the item
  * writer keep theirs, and the three share the two cores. qti_zip_add copies
- * the entry into a queue of RING entries and returns; the zip thread
+ * the entry into a queue of RING entries (core/behind.h) and returns; the zip thread
  * writes them in the order they came, so the bytes are those one thread
  * would write. An error on the zip thread is kept and returned by the next
  * call. The XML entries written in two passes (test and manifest) and the
@@ -38,9 +38,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/behind.h"
 
 /* Entries in flight: enough to ride over an item that takes long to
  * write, few enough to keep memory flat. The caller, once the queue is
@@ -50,31 +51,14 @@
 #define RING 64
 #define QUEUE_BYTES (4u << 20)
 
-struct entry {
-	unsigned char *data;   /* one block: the data, then the name */
-	const char *name;
-	size_t len;
-};
-
 struct qti_zip {
 	struct archive *a;
 	FILE *f;
 	char *name;            /* the output, for messages */
 	int write_errno;       /* the first write error, 0 when none */
-
-	pthread_t thread;
-	int running;
-	pthread_mutex_t mu;
-	pthread_cond_t more;   /* to the zip thread: an entry, or quit */
-	pthread_cond_t room;   /* to the caller: the queue half or wholly empty */
-	/* under mu: the queue (an entry leaves it once written), the zip
-	 * thread's first error, and quit */
-	struct entry ring[RING];
-	size_t head, n;
-	size_t bytes;          /* queued data */
-	int rc;
-	struct qb_error err;
-	int quit;
+	struct qb_behind *behind;   /* the zip thread; NULL: the caller's */
+	int rc;                /* without the thread: the first error, and */
+	struct qb_error err;   /* its message */
 };
 
 static int zip_error(struct qti_zip *z, struct qb_error *err, const char *what)
@@ -144,91 +128,17 @@ static int write_entry(struct qti_zip *z, const char *name, const void *p, size_
 
 /* ---- the zip thread ------------------------------------------------------ */
 
-static void *zip_thread(void *arg)
+/* An entry of the queue, on its thread: the data, then its name. */
+static int zip_block(void *ctx, const void *block, size_t len, struct qb_error *err)
 {
-	struct qti_zip *z = arg;
-	struct qb_error err = { 0, "" };
-
-	pthread_mutex_lock(&z->mu);
-	for (;;) {
-		struct entry e;
-		int rc = 0, skip;
-
-		while (z->n == 0 && !z->quit)
-			pthread_cond_wait(&z->more, &z->mu);
-		if (z->n == 0)
-			break;
-		e = z->ring[z->head];
-		skip = z->rc || z->quit;      /* after an error, or abandoned */
-		pthread_mutex_unlock(&z->mu);
-
-		if (!skip)
-			rc = write_entry(z, e.name, e.data, e.len, &err);
-		free(e.data);
-
-		pthread_mutex_lock(&z->mu);
-		z->head = (z->head + 1) % RING;
-		z->n--;
-		z->bytes -= e.len;
-		if (rc) {                     /* the first: later ones are skipped */
-			z->rc = rc;
-			z->err = err;
-		}
-		if (z->n == RING / 2 || z->n == 0 || rc)
-			pthread_cond_signal(&z->room);
-	}
-	pthread_mutex_unlock(&z->mu);
-	return NULL;
+	return write_entry(ctx, (const char *)block + len, block, len, err);
 }
 
-static int start_thread(struct qti_zip *z)
-{
-	if (pthread_mutex_init(&z->mu, NULL) != 0)
-		return QB_ENOMEM;
-	if (pthread_cond_init(&z->more, NULL) != 0) {
-		pthread_mutex_destroy(&z->mu);
-		return QB_ENOMEM;
-	}
-	if (pthread_cond_init(&z->room, NULL) != 0) {
-		pthread_cond_destroy(&z->more);
-		pthread_mutex_destroy(&z->mu);
-		return QB_ENOMEM;
-	}
-	if (pthread_create(&z->thread, NULL, zip_thread, z) != 0) {
-		pthread_cond_destroy(&z->room);
-		pthread_cond_destroy(&z->more);
-		pthread_mutex_destroy(&z->mu);
-		return QB_ENOMEM;
-	}
-	z->running = 1;
-	return 0;
-}
-
-/* Ends the zip thread; entries still queued are dropped unwritten. */
-static void stop_thread(struct qti_zip *z)
-{
-	size_t i;
-
-	if (!z->running)
-		return;
-	pthread_mutex_lock(&z->mu);
-	z->quit = 1;
-	pthread_cond_signal(&z->more);
-	pthread_mutex_unlock(&z->mu);
-	pthread_join(z->thread, NULL);
-	z->running = 0;
-	for (i = 0; i < z->n; i++)
-		free(z->ring[(z->head + i) % RING].data);
-	z->n = 0;
-	z->bytes = 0;
-	pthread_cond_destroy(&z->room);
-	pthread_cond_destroy(&z->more);
-	pthread_mutex_destroy(&z->mu);
-}
-
-/* The zip thread's error, if it had one (under mu while the thread runs). */
+/* The first error, the zip thread's or the caller's. */
 static int thread_error(struct qti_zip *z, struct qb_error *err)
 {
+	if (z->behind)
+		return qb_behind_error(z->behind, err);
 	if (z->rc && err)
 		*err = z->err;
 	return z->rc;
@@ -238,16 +148,14 @@ static int thread_error(struct qti_zip *z, struct qb_error *err)
  * the archive is the caller's until the next qti_zip_add. */
 static int drain(struct qti_zip *z, struct qb_error *err)
 {
-	int rc;
+	return z->behind ? qb_behind_drain(z->behind, err) : thread_error(z, err);
+}
 
-	if (!z->running)
-		return thread_error(z, err);
-	pthread_mutex_lock(&z->mu);
-	while (z->n > 0)
-		pthread_cond_wait(&z->room, &z->mu);
-	rc = thread_error(z, err);
-	pthread_mutex_unlock(&z->mu);
-	return rc;
+/* Ends the zip thread; entries still queued are dropped unwritten. */
+static void stop_thread(struct qti_zip *z)
+{
+	qb_behind_close(z->behind);
+	z->behind = NULL;
 }
 
 int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, int one_thread,
@@ -277,7 +185,7 @@ int qti_zip_open(struct qti_zip **out, FILE *f, const char *name, int one_thread
 		qti_zip_free(z);
 		return QB_EIO;
 	}
-	if (!one_thread && start_thread(z) != 0) {
+	if (!one_thread && qb_behind_open(&z->behind, zip_block, z, RING, QUEUE_BYTES) != 0) {
 		qti_zip_free(z);
 		return QB_ENOMEM;
 	}
@@ -305,37 +213,17 @@ int qti_zip_add(struct qti_zip *z, const char *name, const void *p, size_t len,
 		struct qb_error *err)
 {
 	size_t nlen = strlen(name) + 1;
-	struct entry e = { NULL, NULL, len };
-	int rc;
+	unsigned char *block;
 
-	if (!z->running)
+	if (!z->behind)
 		return add_here(z, name, p, len, err);
-	e.data = malloc(len + nlen);
-	if (!e.data)
+	block = malloc(len + nlen);
+	if (!block)
 		return QB_ENOMEM;
 	if (len)
-		memcpy(e.data, p, len);
-	memcpy(e.data + len, name, nlen);
-	e.name = (const char *)e.data + len;
-
-	pthread_mutex_lock(&z->mu);
-	if (z->n == RING)
-		while (z->n > RING / 2 && !z->rc)
-			pthread_cond_wait(&z->room, &z->mu);
-	if (z->bytes + len > QUEUE_BYTES)
-		while (z->n > 0 && !z->rc)
-			pthread_cond_wait(&z->room, &z->mu);
-	rc = thread_error(z, err);
-	if (!rc) {
-		z->ring[(z->head + z->n) % RING] = e;
-		z->bytes += len;
-		if (++z->n == 1)
-			pthread_cond_signal(&z->more);
-	}
-	pthread_mutex_unlock(&z->mu);
-	if (rc)
-		free(e.data);
-	return rc;
+		memcpy(block, p, len);
+	memcpy(block + len, name, nlen);
+	return qb_behind_push(z->behind, block, len, err);
 }
 
 /* ---- XML entries written in two passes ---------------------------------- */

@@ -1,0 +1,182 @@
+#include "behind.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct block {
+	void *data;
+	size_t len;
+};
+
+struct qb_behind {
+	qb_behind_fn fn;
+	void *ctx;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t more;   /* to the thread: a block, or quit */
+	pthread_cond_t room;   /* to the caller: the queue half or wholly empty */
+	/* under mu: the ring (a block leaves it once run), the bytes in it,
+	 * the function's first error, and quit */
+	struct block *ring;
+	size_t cap, head, n;
+	size_t bytes, max_bytes;
+	int rc;
+	struct qb_error err;
+	int quit;
+};
+
+int qb_threads_one(void)
+{
+	const char *v = getenv("QBANK_THREADS");
+
+	return v && strcmp(v, "1") == 0;
+}
+
+static void *run(void *arg)
+{
+	struct qb_behind *b = arg;
+	struct qb_error err = { 0, "" };
+
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		struct block k;
+		int rc = 0, skip;
+
+		while (b->n == 0 && !b->quit)
+			pthread_cond_wait(&b->more, &b->mu);
+		if (b->n == 0)
+			break;
+		k = b->ring[b->head];
+		skip = b->rc || b->quit;      /* after an error, or abandoned */
+		pthread_mutex_unlock(&b->mu);
+
+		if (!skip)
+			rc = b->fn(b->ctx, k.data, k.len, &err);
+		free(k.data);
+
+		pthread_mutex_lock(&b->mu);
+		b->head = (b->head + 1) % b->cap;
+		b->n--;
+		b->bytes -= k.len;
+		if (rc) {                     /* the first: later ones are skipped */
+			b->rc = rc;
+			b->err = err;
+		}
+		if (b->n == b->cap / 2 || b->n == 0 || rc)
+			pthread_cond_signal(&b->room);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+int qb_behind_open(struct qb_behind **out, qb_behind_fn fn, void *ctx, size_t max_blocks,
+		   size_t max_bytes)
+{
+	struct qb_behind *b = calloc(1, sizeof(*b));
+
+	*out = NULL;
+	if (!b)
+		return QB_ENOMEM;
+	b->fn = fn;
+	b->ctx = ctx;
+	b->cap = max_blocks < 2 ? 2 : max_blocks;
+	b->max_bytes = max_bytes;
+	b->ring = calloc(b->cap, sizeof(*b->ring));
+	if (!b->ring || pthread_mutex_init(&b->mu, NULL) != 0) {
+		free(b->ring);
+		free(b);
+		return QB_ENOMEM;
+	}
+	if (pthread_cond_init(&b->more, NULL) != 0)
+		goto no_more;
+	if (pthread_cond_init(&b->room, NULL) != 0)
+		goto no_room;
+	if (pthread_create(&b->thread, NULL, run, b) != 0)
+		goto no_thread;
+	*out = b;
+	return 0;
+no_thread:
+	pthread_cond_destroy(&b->room);
+no_room:
+	pthread_cond_destroy(&b->more);
+no_more:
+	pthread_mutex_destroy(&b->mu);
+	free(b->ring);
+	free(b);
+	return QB_ENOMEM;
+}
+
+/* The function's first error, under mu. */
+static int error_of(struct qb_behind *b, struct qb_error *err)
+{
+	if (b->rc && err)
+		*err = b->err;
+	return b->rc;
+}
+
+int qb_behind_push(struct qb_behind *b, void *block, size_t len, struct qb_error *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&b->mu);
+	if (b->n == b->cap)
+		while (b->n > b->cap / 2 && !b->rc)
+			pthread_cond_wait(&b->room, &b->mu);
+	if (b->bytes + len > b->max_bytes)
+		while (b->n > 0 && !b->rc)
+			pthread_cond_wait(&b->room, &b->mu);
+	rc = error_of(b, err);
+	if (!rc) {
+		b->ring[(b->head + b->n) % b->cap] = (struct block){ block, len };
+		b->bytes += len;
+		if (++b->n == 1)
+			pthread_cond_signal(&b->more);
+	}
+	pthread_mutex_unlock(&b->mu);
+	if (rc)
+		free(block);
+	return rc;
+}
+
+int qb_behind_drain(struct qb_behind *b, struct qb_error *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&b->mu);
+	while (b->n > 0)
+		pthread_cond_wait(&b->room, &b->mu);
+	rc = error_of(b, err);
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+int qb_behind_error(struct qb_behind *b, struct qb_error *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&b->mu);
+	rc = error_of(b, err);
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+void qb_behind_close(struct qb_behind *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->quit = 1;
+	pthread_cond_signal(&b->more);
+	pthread_mutex_unlock(&b->mu);
+	pthread_join(b->thread, NULL);
+	for (i = 0; i < b->n; i++)
+		free(b->ring[(b->head + i) % b->cap].data);
+	pthread_cond_destroy(&b->room);
+	pthread_cond_destroy(&b->more);
+	pthread_mutex_destroy(&b->mu);
+	free(b->ring);
+	free(b);
+}
