@@ -33,6 +33,14 @@ int qb_threads_one(void)
 	return v && strcmp(v, "1") == 0;
 }
 
+/* The ring's slot K places after the head. */
+static size_t slot(const struct qb_behind *b, size_t k)
+{
+	size_t at = b->head + k;
+
+	return at >= b->cap ? at - b->cap : at;
+}
+
 static void *run(void *arg)
 {
 	struct qb_behind *b = arg;
@@ -56,7 +64,7 @@ static void *run(void *arg)
 		free(k.data);
 
 		pthread_mutex_lock(&b->mu);
-		b->head = (b->head + 1) % b->cap;
+		b->head = slot(b, 1);
 		b->n--;
 		b->bytes -= k.len;
 		if (rc) {                     /* the first: later ones are skipped */
@@ -128,7 +136,7 @@ int qb_behind_push(struct qb_behind *b, void *block, size_t len, struct qb_error
 			pthread_cond_wait(&b->room, &b->mu);
 	rc = error_of(b, err);
 	if (!rc) {
-		b->ring[(b->head + b->n) % b->cap] = (struct block){ block, len };
+		b->ring[slot(b, b->n)] = (struct block){ block, len };
 		b->bytes += len;
 		if (++b->n == 1)
 			pthread_cond_signal(&b->more);
@@ -173,7 +181,7 @@ void qb_behind_close(struct qb_behind *b)
 	pthread_mutex_unlock(&b->mu);
 	pthread_join(b->thread, NULL);
 	for (i = 0; i < b->n; i++)
-		free(b->ring[(b->head + i) % b->cap].data);
+		free(b->ring[slot(b, i)].data);
 	pthread_cond_destroy(&b->room);
 	pthread_cond_destroy(&b->more);
 	pthread_mutex_destroy(&b->mu);
