@@ -4,6 +4,8 @@
  * With no path, the bytes are spooled and copied to standard output on
  * commit (nothing is printed when the export fails). The temporary file is
  * registered (tempfile.h), so that an interrupted run removes it too.
+ * A file's bytes are written behind, by a thread of its own (atomic.c): a
+ * failed write shows at a later write to the stream or at the commit.
  * Ownership: qb_atomic_commit and qb_atomic_abort both free the writer. */
 #ifndef QB_ATOMIC_H
 #define QB_ATOMIC_H
