@@ -1,5 +1,6 @@
 /* The core containers: growable arrays, the hash index, the string arena
  * and big buffers (tools/lib/core/). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,73 @@ START_TEST(behind_close_frees_what_is_queued)
 }
 END_TEST
 
+/* A release function's record: the blocks given back, in order, and
+ * whether each came back on the thread that pushed it. */
+struct released {
+	struct sink k;           /* what the queue's function ran */
+	struct qb_buf back;
+	size_t n;
+	pthread_t caller;
+	int elsewhere;
+};
+
+static int to_released(void *ctx, const void *block, size_t len, struct qb_error *err)
+{
+	return to_sink(&((struct released *)ctx)->k, block, len, err);
+}
+
+static void give_back(void *ctx, void *block)
+{
+	struct released *r = ctx;
+
+	if (!pthread_equal(pthread_self(), r->caller))
+		r->elsewhere = 1;
+	ck_assert_int_eq(qb_buf_add(&r->back, block, strlen(block)), 0);
+	r->n++;
+	free(block);
+}
+
+START_TEST(behind_gives_blocks_back_on_the_callers_thread_in_order)
+{
+	struct released r;
+	struct qb_behind *b;
+	struct qb_error err = { 0, "" };
+	char want[160] = "";
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.caller = pthread_self();
+	ck_assert_int_eq(qb_behind_open(&b, to_released, &r, 4, 64), 0);
+	qb_behind_on_release(b, give_back);
+	for (i = 0; i < 20; i++) {     /* past the block limit, and past the bytes */
+		char s[80];
+
+		if (i == 7)   /* one block over the queue's 64 bytes */
+			memset(s, 'h', 70), s[70] = '\0';
+		else
+			snprintf(s, sizeof(s), "%c%c", 'a' + (int)i, i % 5 == 0 ? '!' : '.');
+		strcat(want, s);
+		ck_assert_int_eq(qb_behind_push(b, block_of(s), strlen(s), &err), 0);
+	}
+	ck_assert_int_eq(qb_behind_drain(b, &err), 0);
+	ck_assert_uint_eq(r.n, 20);                 /* every run block is back after a drain */
+	ck_assert_uint_eq(r.back.len, strlen(want));
+	ck_assert_int_eq(memcmp(r.back.ptr, want, strlen(want)), 0);
+	ck_assert_int_eq(memcmp(r.k.out.ptr, want, strlen(want)), 0);
+	/* after an error the rest is given back unrun, also what close finds */
+	ck_assert_int_eq(qb_behind_push(b, block_of("fail"), 4, &err), 0);
+	for (i = 0; i < 10; i++)
+		if (qb_behind_push(b, block_of("zz"), 2, &err) != 0)
+			break;
+	qb_behind_close(b);
+	ck_assert_uint_eq(r.n, 21 + (i < 10 ? i + 1 : 10));
+	ck_assert_uint_eq(r.k.blocks, 20);
+	ck_assert_int_eq(r.elsewhere, 0);
+	qb_buf_dispose(&r.back);
+	qb_buf_dispose(&r.k.out);
+}
+END_TEST
+
 Suite *suite_core(void)
 {
 	Suite *s = suite_create("core");
@@ -304,6 +372,7 @@ Suite *suite_core(void)
 	tcase_add_test(tc, buf_big_grows_in_its_own_mapping);
 	tcase_add_test(tc, behind_runs_blocks_in_order_and_keeps_the_first_error);
 	tcase_add_test(tc, behind_close_frees_what_is_queued);
+	tcase_add_test(tc, behind_gives_blocks_back_on_the_callers_thread_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,15 +11,17 @@ struct block {
 
 struct qb_behind {
 	qb_behind_fn fn;
+	qb_behind_release_fn release;   /* NULL: free() on the queue's thread */
 	void *ctx;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t more;   /* to the thread: a block, or quit */
 	pthread_cond_t room;   /* to the caller: the queue half or wholly empty */
-	/* under mu: the ring (a block leaves it once run), the bytes in it,
-	 * the function's first error, and quit */
+	/* under mu: the ring (a block leaves it once run, or with a release
+	 * function once released: the first NDONE have run), the bytes of the
+	 * blocks not yet run, the function's first error, and quit */
 	struct block *ring;
-	size_t cap, head, n;
+	size_t cap, head, n, ndone;
 	size_t bytes, max_bytes;
 	int rc;
 	struct qb_error err;
@@ -51,27 +53,32 @@ static void *run(void *arg)
 		struct block k;
 		int rc = 0, skip;
 
-		while (b->n == 0 && !b->quit)
+		while (b->n == b->ndone && !b->quit)
 			pthread_cond_wait(&b->more, &b->mu);
-		if (b->n == 0)
+		if (b->n == b->ndone)
 			break;
-		k = b->ring[b->head];
+		k = b->ring[slot(b, b->ndone)];
 		skip = b->rc || b->quit;      /* after an error, or abandoned */
 		pthread_mutex_unlock(&b->mu);
 
 		if (!skip)
 			rc = b->fn(b->ctx, k.data, k.len, &err);
-		free(k.data);
+		if (!b->release)
+			free(k.data);
 
 		pthread_mutex_lock(&b->mu);
-		b->head = slot(b, 1);
-		b->n--;
+		if (b->release) {
+			b->ndone++;               /* the caller releases it */
+		} else {
+			b->head = slot(b, 1);
+			b->n--;
+		}
 		b->bytes -= k.len;
 		if (rc) {                     /* the first: later ones are skipped */
 			b->rc = rc;
 			b->err = err;
 		}
-		if (b->n == b->cap / 2 || b->n == 0 || rc)
+		if (b->n - b->ndone == b->cap / 2 || b->n == b->ndone || rc)
 			pthread_cond_signal(&b->room);
 	}
 	pthread_mutex_unlock(&b->mu);
@@ -115,6 +122,38 @@ no_more:
 	return QB_ENOMEM;
 }
 
+void qb_behind_on_release(struct qb_behind *b, qb_behind_release_fn release)
+{
+	pthread_mutex_lock(&b->mu);
+	b->release = release;
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* A block the queue is done with: on the caller's thread. */
+static void let_go(struct qb_behind *b, void *block)
+{
+	if (b->release)
+		b->release(b->ctx, block);
+	else
+		free(block);
+}
+
+/* Under mu, on the caller's thread: releases the blocks that have run
+ * (none without a release function); mu is let go around each release. */
+static void take_done(struct qb_behind *b)
+{
+	while (b->ndone > 0) {
+		void *data = b->ring[b->head].data;
+
+		b->head = slot(b, 1);
+		b->n--;
+		b->ndone--;
+		pthread_mutex_unlock(&b->mu);
+		b->release(b->ctx, data);
+		pthread_mutex_lock(&b->mu);
+	}
+}
+
 /* The function's first error, under mu. */
 static int error_of(struct qb_behind *b, struct qb_error *err)
 {
@@ -128,12 +167,13 @@ int qb_behind_push(struct qb_behind *b, void *block, size_t len, struct qb_error
 	int rc;
 
 	pthread_mutex_lock(&b->mu);
-	if (b->n == b->cap)
-		while (b->n > b->cap / 2 && !b->rc)
+	if (b->n - b->ndone == b->cap)
+		while (b->n - b->ndone > b->cap / 2 && !b->rc)
 			pthread_cond_wait(&b->room, &b->mu);
 	if (b->bytes + len > b->max_bytes)
-		while (b->n > 0 && !b->rc)
+		while (b->n > b->ndone && !b->rc)
 			pthread_cond_wait(&b->room, &b->mu);
+	take_done(b);
 	rc = error_of(b, err);
 	if (!rc) {
 		b->ring[slot(b, b->n)] = (struct block){ block, len };
@@ -143,7 +183,7 @@ int qb_behind_push(struct qb_behind *b, void *block, size_t len, struct qb_error
 	}
 	pthread_mutex_unlock(&b->mu);
 	if (rc)
-		free(block);
+		let_go(b, block);
 	return rc;
 }
 
@@ -152,8 +192,9 @@ int qb_behind_drain(struct qb_behind *b, struct qb_error *err)
 	int rc;
 
 	pthread_mutex_lock(&b->mu);
-	while (b->n > 0)
+	while (b->n > b->ndone)
 		pthread_cond_wait(&b->room, &b->mu);
+	take_done(b);
 	rc = error_of(b, err);
 	pthread_mutex_unlock(&b->mu);
 	return rc;
@@ -181,7 +222,7 @@ void qb_behind_close(struct qb_behind *b)
 	pthread_mutex_unlock(&b->mu);
 	pthread_join(b->thread, NULL);
 	for (i = 0; i < b->n; i++)
-		free(b->ring[slot(b, i)].data);
+		let_go(b, b->ring[slot(b, i)].data);
 	pthread_cond_destroy(&b->room);
 	pthread_cond_destroy(&b->more);
 	pthread_mutex_destroy(&b->mu);

@@ -9,7 +9,8 @@
  * freed unrun, and the next push or drain returns the error with its
  * message. One producer: the queue is not for several callers at once.
  * Ownership: a block belongs to the queue from the push (freed with free()
- * once run or dropped); the function's context stays the caller's. */
+ * once run or dropped, or given to the release function); the function's
+ * context stays the caller's. */
 #ifndef QB_BEHIND_H
 #define QB_BEHIND_H
 
@@ -24,6 +25,12 @@ struct qb_behind;
  * Returns 0 or an error code with ERR set. */
 typedef int (*qb_behind_fn)(void *ctx, const void *block, size_t len, struct qb_error *err);
 
+/* Gives back a block the queue is done with (run, or dropped after an
+ * error or at close) on the caller's thread, in the order they came: for
+ * blocks the queue's thread may not free, e.g. a libxml2 subtree whose
+ * strings are in the dictionary of a parser the caller goes on using. */
+typedef void (*qb_behind_release_fn)(void *ctx, void *block);
+
 /* 1 when QBANK_THREADS=1 in the environment asks for everything on the
  * calling thread (the reference the threaded run must match byte for
  * byte), 0 otherwise. */
@@ -36,6 +43,10 @@ int qb_threads_one(void);
  * thread cannot be started. */
 int qb_behind_open(struct qb_behind **out, qb_behind_fn fn, void *ctx, size_t max_blocks,
 		   size_t max_bytes);
+/* Blocks are given to RELEASE(CTX) instead of free() (call it before the
+ * first push): those that have run at each push and drain, the rest at
+ * close, and a block a push refuses at once. */
+void qb_behind_on_release(struct qb_behind *b, qb_behind_release_fn release);
 /* Queues BLOCK (malloc'd; the queue frees it, also on error) of LEN bytes.
  * Returns 0, or the function's first error (ERR set) once one happened. */
 int qb_behind_push(struct qb_behind *b, void *block, size_t len, struct qb_error *err);

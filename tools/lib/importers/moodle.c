@@ -7,11 +7,18 @@
  * refused), libxml2's limits on depth and text size kept (no
  * XML_PARSE_HUGE). Texts in Moodle's HTML become the bank's rich text
  * (html_rich.h); embedded <file>s go to the driver's media folder.
- * Fractions are percentages of the mark. */
+ * Fractions are percentages of the mark.
+ * The parse and the conversion run on two threads (core/behind.h): the
+ * stream's thread expands each <question> and moves its content into a
+ * node of its own, which the queue's thread converts and hands to the
+ * driver, in order; the node comes back to the stream's thread to be
+ * freed, since its strings may be in the parser's dictionary.
+ * QBANK_THREADS=1 converts each question where it is read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -19,6 +26,7 @@
 
 #include "../core/arena.h"
 #include "../core/array.h"
+#include "../core/behind.h"
 #include "html_rich.h"
 #include "importers.h"
 
@@ -715,11 +723,114 @@ static void on_error(void *ctx, xmlErrorPtr e)
 #define READ_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | \
 		      XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
 
-/* The stream: each <question> below <quiz> is expanded, read and passed
- * over (the reader frees what it passed). */
+/* Questions go to the conversion 16 at a time (a wake-up of its thread
+ * per batch, not per question); at most 4 batches, and about 4 MB of
+ * source, are read ahead of it. */
+#define BATCH 16
+#define AHEAD_BATCHES 4
+#define AHEAD_BYTES (4u << 20)
+
+/* Detached questions (detach) on their way to the conversion. */
+struct batch {
+	size_t n;
+	xmlNodePtr q[BATCH];
+};
+
+/* A <question>'s attributes and content, moved out of the reader's
+ * document (which frees the emptied element as it moves on). */
+static xmlNodePtr detach(xmlNodePtr qn)
+{
+	xmlNodePtr h = xmlNewDocNode(qn->doc, NULL, qn->name, NULL), c;
+	xmlAttrPtr a;
+
+	if (!h)
+		return NULL;
+	h->line = qn->line;
+	h->psvi = qn->psvi;     /* a line past 65535 (XML_PARSE_BIG_LINES) */
+	h->children = qn->children;
+	h->last = qn->last;
+	h->properties = qn->properties;
+	for (c = h->children; c; c = c->next)
+		c->parent = h;
+	for (a = h->properties; a; a = a->next)
+		a->parent = h;
+	qn->children = qn->last = NULL;
+	qn->properties = NULL;
+	return h;
+}
+
+/* The queue's function: a batch of detached questions, in order. */
+static int convert(void *ctx, const void *block, size_t len, struct qb_error *err)
+{
+	const struct batch *b = block;
+	size_t i;
+	int rc = 0;
+
+	(void)len;
+	(void)err;   /* the code is enough: read_stream words the error */
+	for (i = 0; i < b->n && !rc; i++)
+		rc = question(ctx, b->q[i]);
+	return rc;
+}
+
+static void release(void *ctx, void *block)
+{
+	struct batch *b = block;
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < b->n; i++)
+		xmlFreeNode(b->q[i]);
+	free(b);
+}
+
+/* The batch being filled, its source bytes, and the queue. */
+struct ahead {
+	struct qb_behind *q;
+	struct batch *b;
+	size_t bytes;
+};
+
+/* Sends the batch being filled, if any, to the conversion. */
+static int flush(struct ahead *a)
+{
+	struct qb_error qerr;
+	struct batch *b = a->b;
+
+	if (!b)
+		return 0;
+	a->b = NULL;
+	return qb_behind_push(a->q, b, a->bytes, &qerr);
+}
+
+/* Hands QN (BYTES of source) to the conversion: into the batch, or
+ * converted here when there is no queue. */
+static int hand_over(struct mxml *m, struct ahead *a, xmlNodePtr qn, size_t bytes)
+{
+	if (!a->q)
+		return question(m, qn);
+	if (!a->b) {
+		a->b = malloc(sizeof(*a->b));
+		if (!a->b)
+			return QB_ENOMEM;
+		a->b->n = 0;
+		a->bytes = 0;
+	}
+	if (!(a->b->q[a->b->n] = detach(qn)))
+		return QB_ENOMEM;
+	a->b->n++;
+	a->bytes += bytes;
+	return a->b->n == BATCH ? flush(a) : 0;
+}
+
+/* The stream: each <question> below <quiz> is expanded and handed over,
+ * then passed over (the reader frees what it passed). */
 static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struct qb_error *err)
 {
 	struct mxml m;
+	struct ahead a = { NULL, NULL, 0 };
+	struct qb_error qerr;
+	long at = 0;
 	int ret, rc = 0, refused = 0;
 
 	memset(&m, 0, sizeof(m));
@@ -729,6 +840,14 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 	if (!r) {
 		qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
 		return QB_ENOMEM;
+	}
+	if (!qb_threads_one()) {
+		if (qb_behind_open(&a.q, convert, &m, AHEAD_BATCHES, AHEAD_BYTES) != 0) {
+			xmlFreeTextReader(r);
+			qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
+			return QB_ENOMEM;
+		}
+		qb_behind_on_release(a.q, release);
 	}
 	xmlTextReaderSetStructuredErrorHandler(r, on_error, &m);
 	ret = xmlTextReaderRead(r);
@@ -754,16 +873,27 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 		}
 		if (type == XML_READER_TYPE_ELEMENT && depth == 1 && strcmp(name, "question") == 0) {
 			xmlNodePtr qn = xmlTextReaderExpand(r);
+			long now = xmlTextReaderByteConsumed(r);
 
 			if (!qn) {
 				ret = -1;   /* the parser's error (a limit, a syntax error) */
 				break;
 			}
-			rc = question(&m, qn);
+			rc = hand_over(&m, &a, qn, now > at ? (size_t)(now - at) : 1);
+			at = now;
 			ret = xmlTextReaderNext(r);
 			continue;
 		}
 		ret = xmlTextReaderRead(r);
+	}
+	if (a.q) {
+		/* the questions read so far reach the driver before what follows */
+		int qrc = rc ? 0 : flush(&a);
+
+		if (!qrc)
+			qrc = qb_behind_drain(a.q, &qerr);
+		if (!rc)
+			rc = qrc;
 	}
 	if (!rc && !refused && ret < 0) {
 		const xmlError *e = m.err_msg[0] ? NULL : xmlGetLastError();
@@ -778,6 +908,9 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 				   "not well-formed XML or over libxml2's limits (%s): nothing from "
 				   "here on imported", m.err_msg[0] ? m.err_msg : "parse error");
 	}
+	if (a.b)
+		release(NULL, a.b);   /* a batch never sent (an error came first) */
+	qb_behind_close(a.q);   /* frees the nodes still queued: before their document */
 	xmlFreeTextReader(r);
 	qb_arena_dispose(&m.arena);
 	free(m.category);
@@ -801,7 +934,54 @@ int qb_imp_moodle_read(const char *data, size_t len, const struct qb_imp_sink *s
 	return read_stream(xmlReaderForMemory(data, (int)len, NULL, NULL, READ_OPTIONS), sink, err);
 }
 
+/* libxml2 asks an fd for 4,096 bytes at a time; through a stdio buffer of
+ * IO_BUFFER bytes (glibc takes the size only with the buffer) the file is
+ * read(2) 256 KB a call: a 284 MB file in 1,100 reads instead of 69,000. */
+#define IO_BUFFER (256u << 10)
+
+struct io {
+	FILE *f;
+	char *buf;
+};
+
+static int io_read(void *ctx, char *buf, int len)
+{
+	struct io *io = ctx;
+	size_t n = fread(buf, 1, (size_t)len, io->f);
+
+	return n == 0 && ferror(io->f) ? -1 : (int)n;
+}
+
+static int io_close(void *ctx)
+{
+	struct io *io = ctx;
+
+	(void)fclose(io->f);   /* read only: nothing to lose */
+	free(io->buf);
+	free(io);
+	return 0;
+}
+
 int qb_imp_moodle_read_fd(int fd, const struct qb_imp_sink *sink, struct qb_error *err)
 {
-	return read_stream(xmlReaderForFd(fd, NULL, NULL, READ_OPTIONS), sink, err);
+	struct io *io = calloc(1, sizeof(*io));
+	int own = io ? dup(fd) : -1;
+
+	if (own >= 0)
+		io->f = fdopen(own, "rb");
+	if (io && io->f)
+		io->buf = malloc(IO_BUFFER);
+	if (!io || !io->buf || setvbuf(io->f, io->buf, _IOFBF, IO_BUFFER) != 0) {
+		if (io && io->f)
+			(void)fclose(io->f);
+		else if (own >= 0)
+			(void)close(own);
+		if (io)
+			free(io->buf);
+		free(io);
+		return read_stream(xmlReaderForFd(fd, NULL, NULL, READ_OPTIONS), sink, err);
+	}
+	/* libxml2 calls io_close, also when it cannot make the reader */
+	return read_stream(xmlReaderForIO(io_read, io_close, io, NULL, NULL, READ_OPTIONS), sink,
+			   err);
 }
