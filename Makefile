@@ -3,7 +3,7 @@
 #   make              set up (Debian packages), build, lint bank/, export everything
 #   make test         set up, build, run the whole test suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make test TSAN=1       the same under ThreadSanitizer (the reader and QTI zip threads)
+#   make test TSAN=1       the same under ThreadSanitizer (the reader, QTI zip, output and import threads)
 #   make test TESTS=cli    only the cases and suites below tests/cli (tests/README.md)
 #   make test-update  rewrite the expected files of the cases from their output
 #   make install      set up the build job only (no TeX), install qbank and its man page
@@ -144,6 +144,7 @@ LIB_SRCS := \
 	tools/lib/stats.c \
 	tools/lib/tempfile.c \
 	tools/lib/text.c \
+	tools/lib/xmlnode.c \
 	tools/lib/xmlw.c
 
 CLI_SRCS := \

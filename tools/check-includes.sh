@@ -28,7 +28,7 @@ FLOORS='
 0  core       lib/core/* lib/error.[ch] lib/limits.h lib/version.h
 1  utilities  lib/text.[ch] lib/richtext.[ch] lib/xmlw.[ch] lib/imgpath.[ch] lib/paths.[ch]
 1  utilities  lib/atomic.[ch] lib/moodle_grades.[ch] lib/model.[ch] lib/diag.[ch] lib/rule_ids.h
-1  utilities  lib/tempfile.[ch] lib/fcopy.[ch] lib/diff_words.[ch] lib/mathml.[ch]
+1  utilities  lib/tempfile.[ch] lib/fcopy.[ch] lib/diff_words.[ch] lib/mathml.[ch] lib/xmlnode.[ch]
 2  input      lib/reader.[ch] lib/reader_hold.h lib/schema.c lib/config.[ch] lib/gitrev.[ch]
 3  plug-ins   lib/rule.h lib/rules/* lib/exporter.h lib/exporters/* lib/importer.h lib/importers/*
 4  drivers    lib/lint.[ch] lib/rules.[ch] lib/export.[ch] lib/import.[ch] lib/run.[ch] lib/pipeline.[ch]

@@ -18,6 +18,7 @@
 #include "core/buf.h"
 #include "limits.h"
 #include "text.h"
+#include "xmlnode.h"
 
 /* Parser hardening: no network, no DTD loading, no entity substitution
  * (external entities are never fetched or expanded), CDATA merged into
@@ -1420,24 +1421,11 @@ static void reset_question(struct qb_reader *r)
  * to a holder node of the slot's. */
 static int hand_out(struct qb_reader *r, xmlNodePtr qn, struct slot *s)
 {
-	xmlNodePtr h = xmlNewDocNode(qn->doc, NULL, qn->name, NULL), c;
+	xmlNodePtr h = qb_xml_detach(qn);
 	struct qbufs tmp;
-	xmlAttrPtr a;
 
 	if (!h)
 		return QB_ENOMEM;
-	h->line = qn->line;
-	h->children = qn->children;
-	h->last = qn->last;
-	h->properties = qn->properties;
-	h->nsDef = qn->nsDef;
-	for (c = h->children; c; c = c->next)
-		c->parent = h;
-	for (a = h->properties; a; a = a->next)
-		a->parent = h;
-	qn->children = qn->last = NULL;
-	qn->properties = NULL;
-	qn->nsDef = NULL;
 	s->holder = h;
 
 	tmp = r->w;

@@ -27,6 +27,7 @@
 #include "../core/arena.h"
 #include "../core/array.h"
 #include "../core/behind.h"
+#include "../xmlnode.h"
 #include "html_rich.h"
 #include "importers.h"
 
@@ -730,34 +731,11 @@ static void on_error(void *ctx, xmlErrorPtr e)
 #define AHEAD_BATCHES 4
 #define AHEAD_BYTES (4u << 20)
 
-/* Detached questions (detach) on their way to the conversion. */
+/* Detached questions (qb_xml_detach) on their way to the conversion. */
 struct batch {
 	size_t n;
 	xmlNodePtr q[BATCH];
 };
-
-/* A <question>'s attributes and content, moved out of the reader's
- * document (which frees the emptied element as it moves on). */
-static xmlNodePtr detach(xmlNodePtr qn)
-{
-	xmlNodePtr h = xmlNewDocNode(qn->doc, NULL, qn->name, NULL), c;
-	xmlAttrPtr a;
-
-	if (!h)
-		return NULL;
-	h->line = qn->line;
-	h->psvi = qn->psvi;     /* a line past 65535 (XML_PARSE_BIG_LINES) */
-	h->children = qn->children;
-	h->last = qn->last;
-	h->properties = qn->properties;
-	for (c = h->children; c; c = c->next)
-		c->parent = h;
-	for (a = h->properties; a; a = a->next)
-		a->parent = h;
-	qn->children = qn->last = NULL;
-	qn->properties = NULL;
-	return h;
-}
 
 /* The queue's function: a batch of detached questions, in order. */
 static int convert(void *ctx, const void *block, size_t len, struct qb_error *err)
@@ -816,7 +794,7 @@ static int hand_over(struct mxml *m, struct ahead *a, xmlNodePtr qn, size_t byte
 		a->b->n = 0;
 		a->bytes = 0;
 	}
-	if (!(a->b->q[a->b->n] = detach(qn)))
+	if (!(a->b->q[a->b->n] = qb_xml_detach(qn)))
 		return QB_ENOMEM;
 	a->b->n++;
 	a->bytes += bytes;
