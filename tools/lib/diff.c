@@ -34,21 +34,27 @@ const char *const qb_diff_part_names[QB_DIFF_NPARTS] = {
 
 /* ---- one side: its files, and a digest per question ----------------------- */
 
-/* What pass 1 keeps of a question: about 48 bytes and its part hashes. */
+/* What pass 1 keeps of a question: 48 bytes. The part hashes that find
+ * renamed questions are added after pass 2, for the questions not matched
+ * by id only (they are read in full there anyway): a bank diffed against
+ * its next version keeps no parts for the questions that kept their id. */
 struct drec {
 	uint64_t content;
 	size_t id;          /* offset of the id in side.ids */
-	unsigned long line;
+	uint32_t line;      /* libxml2 counts lines in an int */
 	uint32_t file;
 	uint32_t cat;       /* index into side.catoff */
-	uint32_t parts, nparts;
+	uint32_t parts;     /* index into side.parts */
 	uint32_t match;     /* the other side's record + 1; 0: unmatched */
 	uint32_t detail;    /* side.detail index + 1; 0: none */
+	uint8_t nparts;     /* at most QB_DQ_MAX_PARTS */
 	uint8_t type;       /* enum qb_qtype */
 	uint8_t need;       /* pass 2 reads it in full */
 	uint8_t renamed;
-	unsigned similarity;
+	uint8_t similarity; /* renamed: percent, as in qb_diff_entry */
 };
+
+_Static_assert(QB_DQ_MAX_PARTS <= UINT8_MAX, "drec.nparts is a byte");
 
 struct side {
 	const char *spec;
@@ -64,7 +70,7 @@ struct side {
 	struct drec *rec;
 	size_t nrec, caprec;
 	struct qb_buf ids;
-	uint32_t *parts;
+	uint32_t *parts;             /* the unmatched records' part hashes */
 	size_t nparts, capparts;
 	struct qb_buf cats;
 	size_t *catoff;
@@ -284,8 +290,6 @@ static int digest(struct side *s, const struct qb_question *q)
 	if (!rc)
 		rc = QB_ARRAY_RESERVE_BIG(s->rec, s->caprec, s->nrec + 1);
 	if (!rc)
-		rc = QB_ARRAY_RESERVE_BIG(s->parts, s->capparts, s->nparts + QB_DQ_MAX_PARTS);
-	if (!rc)
 		rc = add_category(s, q, d.category);
 	if (rc)
 		return rc;
@@ -297,14 +301,10 @@ static int digest(struct side *s, const struct qb_question *q)
 	r->id = s->ids.len;
 	if (qb_buf_adds(&s->ids, d.id) || qb_buf_addc(&s->ids, '\0'))
 		return QB_ENOMEM;
-	r->line = q->line;
+	r->line = (uint32_t)q->line;
 	r->type = (uint8_t)q->type;
 	r->file = (uint32_t)q->file_index;
 	r->cat = (uint32_t)(s->ncats - 1);
-	r->parts = (uint32_t)s->nparts;
-	r->nparts = (uint32_t)np;
-	memcpy(s->parts + s->nparts, parts, np * sizeof(*parts));
-	s->nparts += np;
 	s->nrec++;
 	/* the first of equal ids is the one matched by id */
 	if (find_id(s, d.id) == QB_MAP_NONE)
@@ -499,20 +499,58 @@ static int best_old(const struct side *o, const struct side *n, size_t j,
 	return rc;
 }
 
-static int match(struct side *o, struct side *n)
+/* First by id: the first question of each id on the old side meets the
+ * first of the same id on the new. */
+static void match_ids(struct side *o, struct side *n)
+{
+	size_t j;
+
+	for (j = 0; j < n->nrec; j++) {
+		size_t i = find_id(o, rec_id(n, &n->rec[j]));
+
+		if (i != QB_MAP_NONE && !o->rec[i].match) {
+			o->rec[i].match = (uint32_t)j + 1;
+			n->rec[j].match = (uint32_t)i + 1;
+		}
+	}
+}
+
+/* The part hashes of the questions matched by id to none, from the details
+ * pass 2 has read. */
+static int unmatched_parts(struct side *s)
+{
+	uint32_t parts[QB_DQ_MAX_PARTS];
+	size_t k, np;
+	uint64_t content;
+	int rc = 0;
+
+	for (k = 0; k < s->nrec && !rc; k++) {
+		struct drec *r = &s->rec[k];
+
+		if (r->match || !r->detail)
+			continue;
+		np = 0;
+		rc = qb_dq_digest(s->detail[r->detail - 1], &s->scratch, &content, parts, &np);
+		if (!rc)
+			rc = QB_ARRAY_RESERVE_BIG(s->parts, s->capparts, s->nparts + np);
+		if (rc)
+			break;
+		r->parts = (uint32_t)s->nparts;
+		r->nparts = (uint8_t)np;
+		memcpy(s->parts + s->nparts, parts, np * sizeof(*parts));
+		s->nparts += np;
+	}
+	return rc;
+}
+
+/* Then by likeness: each new question left unmatched meets the unmatched
+ * old question most like it (best_old), which is marked renamed. */
+static int match_renames(struct side *o, struct side *n)
 {
 	struct posting *post = NULL;
 	size_t npost = 0, cappost = 0, i, j, p;
 	int rc = 0;
 
-	for (j = 0; j < n->nrec; j++) {
-		size_t i2 = find_id(o, rec_id(n, &n->rec[j]));
-
-		if (i2 != QB_MAP_NONE && !o->rec[i2].match) {
-			o->rec[i2].match = (uint32_t)j + 1;
-			n->rec[j].match = (uint32_t)i2 + 1;
-		}
-	}
 	for (i = 0; i < o->nrec && !rc; i++) {
 		if (o->rec[i].match)
 			continue;
@@ -536,14 +574,15 @@ static int match(struct side *o, struct side *n)
 		o->rec[b].match = (uint32_t)j + 1;
 		n->rec[j].match = (uint32_t)b + 1;
 		n->rec[j].renamed = 1;
-		n->rec[j].similarity = pct;
+		n->rec[j].similarity = (uint8_t)pct;
 	}
 	free(post);
 	return rc;
 }
 
-/* Which questions pass 2 must read: those whose content differs, and the
- * added and removed ones (their stem and key are shown). */
+/* Which questions pass 2 must read: those whose content differs from the
+ * question of the same id, and those with no such question (added, removed
+ * or renamed: their stem and key are shown, their parts find renames). */
 static void mark_needed(struct side *o, struct side *n)
 {
 	size_t i, j;
@@ -962,6 +1001,14 @@ static int push_entry(struct build *b, struct qb_diff_entry *e)
 	return QB_ARRAY_PUSH(p->entries, p->nentries, p->capentries, *e);
 }
 
+/* Another category, or another file of a folder. */
+static int moved(const struct side *o, const struct drec *x, const struct side *n,
+		 const struct drec *y)
+{
+	return strcmp(rec_cat(o, x), rec_cat(n, y)) != 0 ||
+	       (o->folder && n->folder && strcmp(file_rel(o, x->file), file_rel(n, y->file)) != 0);
+}
+
 static int build_entries(struct qb_diff_report *rep, struct side *o, struct side *n)
 {
 	struct build b;
@@ -974,6 +1021,11 @@ static int build_entries(struct qb_diff_report *rep, struct side *o, struct side
 		const struct drec *y = &n->rec[j], *x = y->match ? &o->rec[y->match - 1] : NULL;
 		struct qb_diff_entry e;
 
+		/* most questions are unchanged: they cost the report nothing */
+		if (x && !y->renamed && x->content == y->content && !moved(o, x, n, y)) {
+			rep->unchanged++;
+			continue;
+		}
 		memset(&e, 0, sizeof(e));
 		b.n = 0;
 		b.nkey = 0;
@@ -993,8 +1045,7 @@ static int build_entries(struct qb_diff_report *rep, struct side *o, struct side
 			e.flags |= QB_DIFF_RENAMED;
 			e.similarity = y->similarity;
 		}
-		if (strcmp(e.old_place.category, e.new_place.category) != 0 ||
-		    (o->folder && n->folder && strcmp(e.old_place.relative, e.new_place.relative) != 0))
+		if (moved(o, x, n, y))
 			e.flags |= QB_DIFF_MOVED;
 		if (x->content != y->content) {
 			const struct qb_dq *dx = detail(o, x), *dy = detail(n, y);
@@ -1311,14 +1362,17 @@ int qb_diff_run(struct qb_diff_report **out, const char *old_spec, const char *n
 	}
 	for (sd = 0; sd < 2; sd++)
 		qb_schema_free(job[sd].schema);
-	if (!rc)
-		rc = match(&p->s[0], &p->s[1]);
 	if (!rc) {
+		match_ids(&p->s[0], &p->s[1]);
 		mark_needed(&p->s[0], &p->s[1]);
 		rc = pass2(&p->s[0], err);
 	}
 	if (!rc)
 		rc = pass2(&p->s[1], err);
+	for (sd = 0; sd < 2 && !rc; sd++)
+		rc = unmatched_parts(&p->s[sd]);
+	if (!rc)
+		rc = match_renames(&p->s[0], &p->s[1]);
 	if (!rc)
 		rc = build_entries(rep, &p->s[0], &p->s[1]);
 	if (!rc && rep->linted)
