@@ -86,6 +86,7 @@ LIB_SRCS := \
 	tools/lib/core/behind.c \
 	tools/lib/core/bigmem.c \
 	tools/lib/core/buf.c \
+	tools/lib/core/cores.c \
 	tools/lib/core/map.c \
 	tools/lib/diag.c \
 	tools/lib/diff.c \

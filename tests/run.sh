@@ -8,9 +8,10 @@
 #   a suite  when it holds `suite`: a shell script of its own checks (a full
 #            disk, an install, PDFs) that ends with "N passed, M failed,
 #            K skipped"; its counts are added to the total.
-# Every case runs a second time with QBANK_THREADS=1, in the same scratch
-# folder, and both runs must agree byte for byte: stdout, stderr, status and
-# every file left in $TMP (QBANK_TEST_NO_SERIAL=1 skips the second run).
+# Every case runs with QBANK_THREADS=2 and a second time with
+# QBANK_THREADS=1, in the same scratch folder, and both runs must agree byte
+# for byte: stdout, stderr, status and every file left in $TMP
+# (QBANK_TEST_NO_SERIAL=1 skips the second run).
 #
 # Usage: tests/run.sh [--update] [SELECTOR...]
 #   --update   rewrite the expected files of the selected cases from their
@@ -28,8 +29,10 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 export ROOT LC_ALL=C NO_COLOR=1
-# the first run of each case is the usual, threaded one
-unset QBANK_THREADS
+# the first run of each case is the threaded one, with the second thread
+# wherever qbank can use one (QBANK_THREADS=2), so that every threaded path
+# runs whatever this machine's cores measure (core/cores.h)
+export QBANK_THREADS=2
 BUILD=${BUILD:-build}
 QBANK=${QBANK:-$BUILD/qbank}
 QTI_CHECK=${QTI_CHECK:-$BUILD/qti_check}

@@ -10,6 +10,7 @@
 #include "../../tools/lib/core/array.h"
 #include "../../tools/lib/core/behind.h"
 #include "../../tools/lib/core/buf.h"
+#include "../../tools/lib/core/cores.h"
 #include "../../tools/lib/core/map.h"
 #include "check_suites.h"
 
@@ -357,12 +358,29 @@ START_TEST(behind_gives_blocks_back_on_the_callers_thread_in_order)
 }
 END_TEST
 
+/* The cores' round trip is measured once (the same figure every call) and
+ * is a plausible time or 0 (not measurable here); QBANK_THREADS=2 counts
+ * the cores as near whatever it says, and the figure decides otherwise. */
+START_TEST(cores_round_trip_is_measured_once)
+{
+	unsigned long ns = qb_cores_round_trip_ns();
+
+	ck_assert_uint_lt(ns, 5000000);   /* under the measure's deadline */
+	ck_assert_uint_eq(qb_cores_round_trip_ns(), ns);
+	ck_assert_int_eq(setenv("QBANK_THREADS", "2", 1), 0);
+	ck_assert_int_eq(qb_cores_near(), 1);
+	ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
+	ck_assert_int_eq(qb_cores_near(), ns != 0 && ns < QB_CORES_NEAR_NS);
+}
+END_TEST
+
 Suite *suite_core(void)
 {
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("containers");
 
 	tcase_add_test(tc, array_push_keeps_every_element);
+	tcase_add_test(tc, cores_round_trip_is_measured_once);
 	tcase_add_test(tc, array_reserve_fits_or_fails_cleanly);
 	tcase_add_test(tc, array_big_grows_by_half_with_zeros);
 	tcase_add_test(tc, map_finds_every_record_across_growth_and_widening);

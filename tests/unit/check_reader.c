@@ -432,19 +432,20 @@ static int trace_question(void *ctx, const struct qb_question *q, struct qb_erro
 	return rc ? rc : qb_buf_addc(ctx, '\n');
 }
 
-/* Runs FILES through qb_run, on one thread (ONE) or not, with a question
- * hook of cost COST; appends every call of the hooks and then every
- * finding to OUT. */
-static void trace_run(struct qb_buf *out, const char *const *files, size_t n, int one)
+/* Runs FILES through qb_run with QBANK_THREADS set to THREADS (NULL:
+ * unset), with a question hook or (HOOKLESS, as qbank lint) none; appends
+ * every call of the hooks and then every finding to OUT. */
+static void trace_run_with(struct qb_buf *out, const char *const *files, size_t n,
+			   const char *threads, int hookless)
 {
-	struct qb_run_hooks h = { out, trace_bank, trace_question, NULL };
+	struct qb_run_hooks h = { out, trace_bank, hookless ? NULL : trace_question, NULL };
 	struct qb_error err = { 0, "" };
 	const struct qb_diags *d;
 	struct qb_lint *l = NULL;
 	size_t i;
 
-	if (one)
-		ck_assert_int_eq(setenv("QBANK_THREADS", "1", 1), 0);
+	if (threads)
+		ck_assert_int_eq(setenv("QBANK_THREADS", threads, 1), 0);
 	else
 		ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
 	ck_assert_int_eq(qb_lint_new(&l, NULL, &err), 0);
@@ -456,6 +457,12 @@ static void trace_run(struct qb_buf *out, const char *const *files, size_t n, in
 					       d->v[i].question ? d->v[i].question : ""), 0);
 	qb_lint_free(l);
 	ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
+}
+
+/* On one thread (ONE) or with the reader thread wherever qbank can use one. */
+static void trace_run(struct qb_buf *out, const char *const *files, size_t n, int one)
+{
+	trace_run_with(out, files, n, one ? "1" : "2", 0);
 }
 
 /* A bank of N questions in categories, with a pragma before every tenth
@@ -509,6 +516,32 @@ START_TEST(pipeline_same_on_one_thread_and_two)
 }
 END_TEST
 
+/* Lint alone (no question hook) reads beside the rules where the cores are
+ * near (always with QBANK_THREADS=2) and on one thread where they are not
+ * (core/cores.h): the same findings in the same order every way. */
+START_TEST(lint_alone_same_on_one_thread_and_two)
+{
+	char path[] = "/tmp/qbank-pipeline-XXXXXX";
+	const char *files[] = { FIX "all-types.xml", FIX "invalid.xml", path, FIX "malformed.xml",
+				"tests/fixtures/hostile.xml" };
+	size_t n = sizeof(files) / sizeof(files[0]);
+	struct qb_buf one = QB_BUF_INIT, two = QB_BUF_INIT, measured = QB_BUF_INIT;
+
+	write_long_bank(path, 700);
+	trace_run_with(&one, files, n, "1", 1);
+	trace_run_with(&two, files, n, "2", 1);
+	trace_run_with(&measured, files, n, NULL, 1);
+	ck_assert_ptr_nonnull(strstr(one.ptr, "[xml-schema] 'q693'"));
+	ck_assert_ptr_null(strstr(one.ptr, "question /tmp/qbank-pipeline-"));  /* no hook */
+	ck_assert_str_eq(two.ptr, one.ptr);
+	ck_assert_str_eq(measured.ptr, one.ptr);
+	qb_buf_dispose(&one);
+	qb_buf_dispose(&two);
+	qb_buf_dispose(&measured);
+	unlink(path);
+}
+END_TEST
+
 Suite *suite_reader(void)
 {
 	Suite *s = suite_create("reader");
@@ -526,6 +559,7 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, limits_make_a_question_invalid);
 	tcase_add_test(tc, held_questions_stay_until_released);
 	tcase_add_test(tc, pipeline_same_on_one_thread_and_two);
+	tcase_add_test(tc, lint_alone_same_on_one_thread_and_two);
 	suite_add_tcase(s, tc);
 	return s;
 }

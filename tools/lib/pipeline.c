@@ -7,6 +7,7 @@
 
 #include "core/array.h"
 #include "core/behind.h"
+#include "core/cores.h"
 #include "reader.h"
 #include "reader_hold.h"
 
@@ -26,8 +27,12 @@
  * QTI exporter's heavier hook did not pay (tools/bench/README.md).
  *
  * A run without a question hook (qbank lint) reads beside the rules the
- * same way: the rules are about a quarter of its work, and with wake-ups
- * per BATCH the overlap pays more than the hand-over costs
+ * same way where the machine's cores are near (core/cores.h): the rules
+ * are about a quarter of its work, and with wake-ups per BATCH the
+ * overlap pays more than the hand-over costs. Where a cache line takes
+ * longer between the cores, handing the tree over slows the reader more
+ * than the rules weigh, and lint reads and checks on one thread; the
+ * exports keep the reader thread, which was as fast or faster there
  * (tools/bench/README.md).
  *
  * The queues are under one mutex, taken once per BATCH questions, not per
@@ -403,7 +408,9 @@ int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
 	}
 	p->l = l;
 	p->h = hooks;
-	p->one_thread = qb_threads_one();
+	/* lint alone (no question hook) reads beside the rules only between
+	 * near cores: elsewhere the hand-over costs more than the rules */
+	p->one_thread = qb_threads_one() || (!(hooks && hooks->question) && !qb_cores_near());
 	*out = p;
 	return 0;
 }
