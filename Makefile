@@ -460,9 +460,10 @@ $(PRINT)/%-form-A.pdf: bank/%.xml $(QBANK)
 #   make bench BENCH_RUNS=1         one run per step instead of the best of 3
 #   make bench BENCH_DOM_RUNS=1     one run of the DOM step (it needs ~5x the file in RAM)
 #
-# Builds qbank, the bank generator (tools/bench/gen.c) and the timing wrapper
-# (tools/bench/rusage.c), generates $(BENCH_DIR)/bank-N.xml once (seeded: the
-# same N gives the same file) and runs tools/bench/bench.sh, which prints a
+# Builds qbank, the bank generator (tools/bench/gen.c), the timing wrapper
+# (tools/bench/rusage.c) and the cores' probe (tools/bench/cores.c),
+# generates $(BENCH_DIR)/bank-N.xml once (seeded: the same N gives the same
+# file) and runs tools/bench/bench.sh, which prints a
 # Markdown table of wall time, ratio to xmllint --stream and peak RSS.
 # Exports are written into $(BENCH_DIR) and deleted after each run.
 
@@ -472,6 +473,7 @@ BENCH_DOM_RUNS ?= $(BENCH_RUNS)
 BENCH_DIR  ?= build/bench
 BENCH_GEN  := $(BUILD)/bench-tools/qbank-gen
 BENCH_RUSAGE := $(BUILD)/bench-tools/qbank-rusage
+BENCH_CORES := $(BUILD)/bench-tools/qbank-cores
 
 .PHONY: bench _bench
 
@@ -481,8 +483,8 @@ bench:
 
 BENCH_FILES := $(BENCH_DIR)/bank-$(BENCH_N).xml $(BENCH_DIR)/bank-text-$(BENCH_N).xml
 
-_bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_FILES)
-	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) RUNS=$(BENCH_RUNS) DOM_RUNS=$(BENCH_DOM_RUNS) OUT=$(BENCH_DIR) \
+_bench: $(QBANK) $(BENCH_GEN) $(BENCH_RUSAGE) $(BENCH_CORES) $(BENCH_FILES)
+	$(Q)QBANK=$(QBANK) RUSAGE=$(BENCH_RUSAGE) CORES=$(BENCH_CORES) RUNS=$(BENCH_RUNS) DOM_RUNS=$(BENCH_DOM_RUNS) OUT=$(BENCH_DIR) \
 		tools/bench/bench.sh $(BENCH_FILES)
 
 # the two shapes: markup-heavy (the original benchmark bank) and plain text
@@ -508,6 +510,11 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 	@echo "  LD      $@"
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $<
+
+$(BENCH_CORES): $(BUILD)/obj/tools/bench/cores.o $(BUILD)/obj/tools/lib/core/cores.o
+	@echo "  LD      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $^ -pthread
 
 # ---- hardening: fuzzing, static analysis, valgrind --------------------------
 #

@@ -19,7 +19,8 @@
 # n/a. Outputs go to OUT and are deleted after measuring.
 #
 # Usage: tools/bench/bench.sh FILE...
-# Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), RUNS
+# Environment: QBANK (qbank binary), RUSAGE (qbank-rusage binary), CORES
+# (qbank-cores binary, optional: the cores' round trip in the heading), RUNS
 # (default 3), OUT (folder for outputs, default build/bench), SCHEMA
 # (default schema/qbank.xsd), STEPS (space-separated subset of: stream dom
 # lint moodle qti21 qti30 canvas gift html markdown diff mstream import;
@@ -169,6 +170,17 @@ while [ "$round" -lt "$RUNS" ]; do
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+# the round trip lint measures at its start (median of 5), which decides
+# whether it reads on a thread of its own (tools/lib/core/cores.h)
+cores_note=""
+if [ -n "${CORES:-}" ]; then
+	trip=$(for k in 1 2 3 4 5; do "$CORES"; done | sort -n | sed -n 3p)
+	case $trip in
+	"0 "*) cores_note="; cores' round trip not measurable (lint on one thread)" ;;
+	*near) cores_note="; cores' round trip ${trip% *} ns (lint on two threads)" ;;
+	*far) cores_note="; cores' round trip ${trip% *} ns (lint on one thread)" ;;
+	esac
+fi
 dom_note=""
 [ "${DOM_RUNS:-$RUNS}" != "$RUNS" ] && dom_note=" (DOM: ${DOM_RUNS})"
 i=0
@@ -209,9 +221,9 @@ while [ "$i" -lt "$nfiles" ]; do
 		rows="$rows| $(step_label "$s") | $best | $ratio | $per | $mb | $verdict | $outsz |
 "
 	done
-	printf '\n%s: %s questions, %s MB; best of %s interleaved rounds%s; %s cores%s; libxml2 %s\n\n' \
+	printf '\n%s: %s questions, %s MB; best of %s interleaved rounds%s; %s cores%s%s; libxml2 %s\n\n' \
 		"$f" "$questions" "$(awk "BEGIN { printf \"%.0f\", $bytes / 1048576 }")" "$RUNS" "$dom_note" \
-		"$(nproc 2>/dev/null || echo '?')" "${cpu:+ ($cpu)}" \
+		"$(nproc 2>/dev/null || echo '?')" "${cpu:+ ($cpu)}" "$cores_note" \
 		"$(xmllint --version 2>&1 | sed -n 's/.*using libxml version \([0-9]*\).*/\1/p')"
 	echo '| step | wall time (s) | × floor | µs / question | peak RSS (MB) | goal | output |'
 	echo '|---|---:|---:|---:|---:|---|---|'
