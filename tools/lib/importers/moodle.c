@@ -13,7 +13,8 @@
  * node of its own, which the queue's thread converts and hands to the
  * driver, in order; the node comes back to the stream's thread to be
  * freed, since its strings may be in the parser's dictionary.
- * QBANK_THREADS=1 converts each question where it is read. */
+ * QBANK_THREADS=1 converts each question where it is read, and so does a
+ * machine whose cores are far apart (core/cores.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "../core/arena.h"
 #include "../core/array.h"
 #include "../core/behind.h"
+#include "../core/cores.h"
 #include "../xmlnode.h"
 #include "html_rich.h"
 #include "importers.h"
@@ -820,7 +822,9 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 		qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
 		return QB_ENOMEM;
 	}
-	if (!qb_threads_one()) {
+	/* where the cores are far, moving each question's nodes to the
+	 * other one costs more than the conversion it takes over */
+	if (!qb_threads_one() && qb_cores_near()) {
 		if (qb_behind_open(&a.q, convert, &m, AHEAD_BATCHES, AHEAD_BYTES) != 0) {
 			xmlFreeTextReader(r);
 			qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
