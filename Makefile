@@ -511,7 +511,8 @@ $(BENCH_RUSAGE): $(BUILD)/obj/tools/bench/rusage.o
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $<
 
-$(BENCH_CORES): $(BUILD)/obj/tools/bench/cores.o $(BUILD)/obj/tools/lib/core/cores.o
+$(BENCH_CORES): $(BUILD)/obj/tools/bench/cores.o $(BUILD)/obj/tools/lib/core/cores.o \
+		$(BUILD)/obj/tools/lib/core/behind.o
 	@echo "  LD      $@"
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(QB_LDFLAGS) -o $@ $^ -pthread

@@ -369,6 +369,8 @@ START_TEST(cores_round_trip_is_measured_once)
 	ck_assert_uint_eq(qb_cores_round_trip_ns(), ns);
 	ck_assert_int_eq(setenv("QBANK_THREADS", "2", 1), 0);
 	ck_assert_int_eq(qb_cores_near(), 1);
+	ck_assert_int_eq(setenv("QBANK_THREADS", "1", 1), 0);
+	ck_assert_int_eq(qb_cores_near(), 0);
 	ck_assert_int_eq(unsetenv("QBANK_THREADS"), 0);
 	ck_assert_int_eq(qb_cores_near(), ns != 0 && ns < QB_CORES_NEAR_NS);
 }

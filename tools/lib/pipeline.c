@@ -410,7 +410,7 @@ int qb_pipeline_new(struct qb_pipeline **out, struct qb_lint *l,
 	p->h = hooks;
 	/* lint alone (no question hook) reads beside the rules only between
 	 * near cores: elsewhere the hand-over costs more than the rules */
-	p->one_thread = qb_threads_one() || (!(hooks && hooks->question) && !qb_cores_near());
+	p->one_thread = hooks && hooks->question ? qb_threads_one() : !qb_cores_near();
 	*out = p;
 	return 0;
 }

@@ -28,11 +28,18 @@ struct qb_behind {
 	int quit;
 };
 
-int qb_threads_one(void)
+int qb_threads_setting(void)
 {
 	const char *v = getenv("QBANK_THREADS");
 
-	return v && strcmp(v, "1") == 0;
+	if (v && strcmp(v, "1") == 0)
+		return 1;
+	return v && strcmp(v, "2") == 0 ? 2 : 0;
+}
+
+int qb_threads_one(void)
+{
+	return qb_threads_setting() == 1;
 }
 
 /* The ring's slot K places after the head. */

@@ -31,9 +31,12 @@ typedef int (*qb_behind_fn)(void *ctx, const void *block, size_t len, struct qb_
  * strings are in the dictionary of a parser the caller goes on using. */
 typedef void (*qb_behind_release_fn)(void *ctx, void *block);
 
-/* 1 when QBANK_THREADS=1 in the environment asks for everything on the
- * calling thread (the reference the threaded run must match byte for
- * byte), 0 otherwise. */
+/* QBANK_THREADS in the environment: 1 asks for everything on the calling
+ * thread (the reference the threaded run must match byte for byte), 2 for
+ * the second thread wherever qbank can use one (core/cores.h); 0 when
+ * unset or any other value. */
+int qb_threads_setting(void);
+/* 1 when qb_threads_setting() is 1, 0 otherwise. */
 int qb_threads_one(void);
 
 /* A queue into FN(CTX) holding at most MAX_BLOCKS blocks and MAX_BYTES

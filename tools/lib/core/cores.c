@@ -1,12 +1,13 @@
 #define _GNU_SOURCE
 #include "cores.h"
 
+#include "behind.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define ROUNDS 1000
@@ -127,11 +128,11 @@ unsigned long qb_cores_round_trip_ns(void)
 
 int qb_cores_near(void)
 {
-	const char *v = getenv("QBANK_THREADS");
+	int setting = qb_threads_setting();
 	unsigned long ns;
 
-	if (v && strcmp(v, "2") == 0)
-		return 1;
+	if (setting)
+		return setting == 2;
 	ns = qb_cores_round_trip_ns();
 	return ns != 0 && ns < QB_CORES_NEAR_NS;
 }

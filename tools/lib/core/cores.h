@@ -17,9 +17,9 @@
  * not running beside this one within the time allowed (a loaded machine). */
 unsigned long qb_cores_round_trip_ns(void);
 
-/* 1 when QBANK_THREADS=2 asks for the second thread wherever qbank can
- * use one, or else when a round trip was measured under
- * QB_CORES_NEAR_NS; 0 otherwise. */
+/* Whether to hand questions' trees to a second thread: 1 with
+ * QBANK_THREADS=2, 0 with QBANK_THREADS=1 (core/behind.h), and otherwise
+ * 1 when a round trip was measured under QB_CORES_NEAR_NS. */
 int qb_cores_near(void);
 
 #endif

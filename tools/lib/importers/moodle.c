@@ -824,7 +824,7 @@ static int read_stream(xmlTextReaderPtr r, const struct qb_imp_sink *sink, struc
 	}
 	/* where the cores are far, moving each question's nodes to the
 	 * other one costs more than the conversion it takes over */
-	if (!qb_threads_one() && qb_cores_near()) {
+	if (qb_cores_near()) {
 		if (qb_behind_open(&a.q, convert, &m, AHEAD_BATCHES, AHEAD_BYTES) != 0) {
 			xmlFreeTextReader(r);
 			qb_error_set(err, QB_ENOMEM, "%s: out of memory", sink->path);
