@@ -34,6 +34,7 @@ libutf8proc-dev
 libarchive-dev
 libgit2-dev
 libjemalloc-dev
+libxxhash-dev
 libjs-katex
 pandoc
 "

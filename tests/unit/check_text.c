@@ -29,6 +29,9 @@ END_TEST
 
 START_TEST(trim_and_hash)
 {
+	/* longer than one of XXH3's steps, differing in the last byte only */
+	static const char longer[] = "the same forty-three bytes of an option, .",
+			  other[] = "the same forty-three bytes of an option, ,";
 	size_t n;
 	const char *t = qb_text_trim("\n  abc \t", &n);
 
@@ -36,6 +39,14 @@ START_TEST(trim_and_hash)
 	ck_assert_int_eq(strncmp(t, "abc", 3), 0);
 	ck_assert(qb_hash64("a", 1) != qb_hash64("b", 1));
 	ck_assert(qb_hash64("abc", 3) == qb_hash64("abc", 3));
+	/* the stable hash's values reach outputs (print forms' seeds, SARIF
+	 * fingerprints, QTI file names): pinned */
+	ck_assert_uint_eq(qb_hash64("abc", 3), 0x0dd490490804b508ULL);
+	/* the in-memory hash: every byte and the length count */
+	ck_assert(qb_hash("a", 1) != qb_hash("b", 1));
+	ck_assert(qb_hash("abc", 3) == qb_hash("abc", 3));
+	ck_assert(qb_hash("ab", 2) != qb_hash("ab\0", 3));
+	ck_assert(qb_hash(longer, strlen(longer)) != qb_hash(other, strlen(other)));
 }
 END_TEST
 

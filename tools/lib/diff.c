@@ -201,7 +201,7 @@ static uint64_t id_hash(void *ctx, size_t rec)
 	struct side *s = ctx;
 	const char *id = rec_id(s, &s->rec[rec]);
 
-	return qb_hash64(id, strlen(id));
+	return qb_hash(id, strlen(id));
 }
 
 static int id_same(void *ctx, size_t rec, const void *key)
@@ -215,7 +215,7 @@ static const struct qb_map_ops id_ops = { id_hash, id_same };
 
 static size_t find_id(struct side *s, const char *id)
 {
-	return qb_map_find(&s->idx, qb_hash64(id, strlen(id)), &id_ops, s, id);
+	return qb_map_find(&s->idx, qb_hash(id, strlen(id)), &id_ops, s, id);
 }
 
 /* Images are compared by content: the blob id git would give the file,
@@ -308,7 +308,7 @@ static int digest(struct side *s, const struct qb_question *q)
 	s->nrec++;
 	/* the first of equal ids is the one matched by id */
 	if (find_id(s, d.id) == QB_MAP_NONE)
-		return qb_map_insert(&s->idx, qb_hash64(d.id, strlen(d.id)), s->nrec - 1, &id_ops, s);
+		return qb_map_insert(&s->idx, qb_hash(d.id, strlen(d.id)), s->nrec - 1, &id_ops, s);
 	return 0;
 }
 

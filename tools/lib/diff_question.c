@@ -358,7 +358,7 @@ static int field(struct qb_buf *b, char tag, const char *s)
 
 static uint32_t part_hash(char tag, const char *s)
 {
-	uint64_t h = qb_hash64(s, strlen(s)) ^ ((uint64_t)(unsigned char)tag * 0x9e3779b97f4a7c15ULL);
+	uint64_t h = qb_hash(s, strlen(s)) ^ ((uint64_t)(unsigned char)tag * 0x9e3779b97f4a7c15ULL);
 
 	return (uint32_t)(h ^ (h >> 32));
 }
@@ -419,7 +419,7 @@ int qb_dq_digest(const struct qb_dq *d, struct qb_buf *scratch, uint64_t *conten
 	for (i = 0; i < d->nopts && !rc; i++) {
 		rc = option_key(scratch, &d->opts[i]);
 		if (!rc)
-			oh[i] = qb_hash64(scratch->ptr, scratch->len);
+			oh[i] = qb_hash(scratch->ptr, scratch->len);
 		PART('t', d->opts[i].text);
 		PART('r', d->opts[i].rationale);
 	}
@@ -455,7 +455,7 @@ int qb_dq_digest(const struct qb_dq *d, struct qb_buf *scratch, uint64_t *conten
 #undef PART
 	free(oh);
 	if (!rc)
-		*content = qb_hash64(all.ptr ? all.ptr : "", all.len);
+		*content = qb_hash(all.ptr ? all.ptr : "", all.len);
 	qb_buf_dispose(&all);
 	qsort(parts, np, sizeof(*parts), cmp_u32);
 	*nparts = np;

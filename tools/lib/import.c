@@ -164,7 +164,7 @@ static uint64_t id_hash(void *ctx, size_t rec)
 	const struct import *im = ctx;
 	const char *id = kept_id(im, &im->v[rec]);
 
-	return qb_hash64(id, strlen(id));
+	return qb_hash(id, strlen(id));
 }
 
 static int id_same(void *ctx, size_t rec, const void *key)
@@ -178,7 +178,7 @@ static const struct qb_map_ops id_ops = { id_hash, id_same };
 
 static uint64_t cat_key_hash(size_t parent, const char *name, size_t len)
 {
-	return qb_hash64(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15u);
+	return qb_hash(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15u);
 }
 
 static uint64_t cat_hash(void *ctx, size_t rec)
@@ -255,7 +255,7 @@ static int assign_id(struct import *im, size_t rec, const struct qb_imp_question
 	else
 		slug(base, IMPORT_ID_CHARS + 1, q->idnumber && *q->idnumber ? q->idnumber : q->name);
 	snprintf(id, sizeof(id), "%s", base);
-	for (k = 2; qb_map_find(&im->ids, qb_hash64(id, strlen(id)), &id_ops, im, id) != QB_MAP_NONE;
+	for (k = 2; qb_map_find(&im->ids, qb_hash(id, strlen(id)), &id_ops, im, id) != QB_MAP_NONE;
 	     k++)
 		snprintf(id, sizeof(id), "%s-%lu", base, k);
 	if (im->idtext.len > UINT32_MAX)
@@ -264,7 +264,7 @@ static int assign_id(struct import *im, size_t rec, const struct qb_imp_question
 	rc = qb_buf_add(&im->idtext, id, strlen(id) + 1);
 	if (rc)
 		return rc;
-	rc = qb_map_insert(&im->ids, qb_hash64(id, strlen(id)), rec, &id_ops, im);
+	rc = qb_map_insert(&im->ids, qb_hash(id, strlen(id)), rec, &id_ops, im);
 	return rc;
 }
 
@@ -674,8 +674,8 @@ static int sink_media(void *ctx, unsigned long line, const char *name, const voi
 	if (!im->media_dir)
 		return 1;
 	media_name(safe, sizeof(safe), name);
-	nh = qb_hash64(safe, strlen(safe));
-	dh = qb_hash64(data, len);
+	nh = qb_hash(safe, strlen(safe));
+	dh = qb_hash(data, len);
 	for (i = 0; i < im->nmf; i++)
 		if (im->mf[i].name_hash == nh && im->mf[i].data_hash == dh && im->mf[i].len == len) {
 			snprintf(src, cap, "%s", im->mf[i].src);

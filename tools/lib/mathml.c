@@ -53,7 +53,7 @@ static uint64_t f_hash(void *ctx, size_t rec)
 	const struct qb_mathml *m = ctx;
 	const char *k = str(m, m->f[rec].key);
 
-	return qb_hash64(k, strlen(k));
+	return qb_hash(k, strlen(k));
 }
 
 static int f_same(void *ctx, size_t rec, const void *key)
@@ -120,7 +120,7 @@ static int add_formula(struct qb_mathml *m, const xmlNode *n, const char *qid, u
 
 	if (make_key(&m->key, n))
 		return QB_ENOMEM;
-	if (qb_map_find(&m->map, qb_hash64(m->key.ptr, m->key.len), &f_ops, m, m->key.ptr) != QB_MAP_NONE)
+	if (qb_map_find(&m->map, qb_hash(m->key.ptr, m->key.len), &f_ops, m, m->key.ptr) != QB_MAP_NONE)
 		return 0;
 	if (QB_ARRAY_RESERVE(m->f, m->cap, m->n + 1))
 		return QB_ENOMEM;
@@ -137,7 +137,7 @@ static int add_formula(struct qb_mathml *m, const xmlNode *n, const char *qid, u
 		if (qb_buf_add(&m->arena, qid, strlen(qid) + 1))
 			return QB_ENOMEM;
 	}
-	if (qb_map_insert(&m->map, qb_hash64(m->key.ptr, m->key.len), m->n, &f_ops, m))
+	if (qb_map_insert(&m->map, qb_hash(m->key.ptr, m->key.len), m->n, &f_ops, m))
 		return QB_ENOMEM;
 	m->n++;
 	return 0;
@@ -491,7 +491,7 @@ int qb_mathml_write(struct qb_mathml *m, xmlTextWriterPtr w, const xmlNode *n)
 
 	if (make_key(&m->key, n))
 		return QB_ENOMEM;
-	rec = qb_map_find(&m->map, qb_hash64(m->key.ptr, m->key.len), &f_ops, m, m->key.ptr);
+	rec = qb_map_find(&m->map, qb_hash(m->key.ptr, m->key.len), &f_ops, m, m->key.ptr);
 	if (rec == QB_MAP_NONE)
 		return QB_ENOTFOUND;
 	if (!m->f[rec].ml)

@@ -32,7 +32,7 @@ static uint64_t path_hash(void *ctx, size_t rec)
 {
 	const char *s = ((char *const *)ctx)[rec];
 
-	return qb_hash64(s, strlen(s));
+	return qb_hash(s, strlen(s));
 }
 
 static int path_same(void *ctx, size_t rec, const void *key)
@@ -51,7 +51,7 @@ static int drop_repeats(struct qb_paths *p)
 
 	for (i = 0; i < p->n; i++) {
 		char *s = p->v[i];
-		uint64_t h = qb_hash64(s, strlen(s));
+		uint64_t h = qb_hash(s, strlen(s));
 
 		if (!rc && qb_map_find(&seen, h, &path_ops, p->v, s) == QB_MAP_NONE) {
 			p->v[k] = s;

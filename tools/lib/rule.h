@@ -140,7 +140,7 @@ struct qb_qcache_opt {
 	size_t plain, plain_len;   /* plain text (markup dropped), as written */
 	size_t norm, norm_len;     /* qb_text_normalize() of the plain text */
 	size_t nchars;             /* code points of the normalised text */
-	uint64_t hash;             /* qb_hash64 of the normalised text */
+	uint64_t hash;             /* qb_hash of the normalised text */
 	uint32_t norm_words;       /* key words of the normalised text (qb_rule_may_match) */
 };
 

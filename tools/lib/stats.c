@@ -45,7 +45,7 @@ static uint64_t name_hash(void *ctx, size_t rec)
 {
 	const char *name = ((const struct qb_stats_names *)ctx)->v[rec].name;
 
-	return qb_hash64(name, strlen(name));
+	return qb_hash(name, strlen(name));
 }
 
 static int name_same(void *ctx, size_t rec, const void *key)
@@ -62,7 +62,7 @@ static const struct qb_map_ops name_ops = { name_hash, name_same };
 static int names_get(struct qb_stats_names *t, const char *name, size_t len, size_t *index)
 {
 	struct name_key k = { name, len };
-	uint64_t h = qb_hash64(name, len);
+	uint64_t h = qb_hash(name, len);
 	size_t i = qb_map_find(&t->index, h, &name_ops, t, &k);
 	int rc;
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <utf8proc.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "error.h"
 
@@ -308,6 +310,11 @@ uint64_t qb_hash64(const void *p, size_t n)
 	h *= 0x94d049bb133111ebULL;
 	h ^= h >> 31;
 	return h;
+}
+
+uint64_t qb_hash(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
 }
 
 const char *qb_text_attr(const xmlNode *n, const char *name)

@@ -35,8 +35,20 @@ int qb_text_norm_node(struct qb_buf *out, const xmlNode *n);
  * else reads as "". */
 const char *qb_text_attr(const xmlNode *n, const char *name);
 
-/* 64-bit hash of bytes (FNV-1a with a final avalanche). */
+/* 64-bit hash of bytes whose values reach an output, and must stay the
+ * same from version to version: the seeds of the shuffled print forms
+ * (exporters/md_item.c, export_markdown.c), SARIF's partialFingerprints
+ * (cli/fmt_sarif.c), the QTI packages' file names for ids that cannot be
+ * one (exporters/qti_util.c). FNV-1a with a final avalanche; never change
+ * it. */
 uint64_t qb_hash64(const void *p, size_t n);
+
+/* 64-bit hash of bytes for what stays in the process: hash maps, the
+ * bank-wide rules' digests, sets of ids. XXH3 (Debian's libxxhash, inlined
+ * from its header): it reads 8 to 32 bytes a step where FNV-1a reads one,
+ * and FNV-1a's multiply per byte was a chain the processor waits on
+ * (tools/bench/README.md). Its values may change between versions. */
+uint64_t qb_hash(const void *p, size_t n);
 
 /* The candidate of CANDS[0..n) nearest to WORD for a "did you mean"
  * (Levenshtein distance over bytes, ASCII case folded, at most 2 and at

@@ -495,7 +495,7 @@ int qb_rule_qcache(struct qb_rule_ctx *cx, const struct qb_question *q, const st
 		if (err)
 			break;
 		o->nchars = count_chars(QB_QC_STR(c, o->norm), o->norm_len);
-		o->hash = qb_hash64(QB_QC_STR(c, o->norm), o->norm_len);
+		o->hash = qb_hash(QB_QC_STR(c, o->norm), o->norm_len);
 		o->norm_words = key_words_of(cx->state, (const unsigned char *)QB_QC_STR(c, o->norm),
 					     o->norm_len, &at);
 		c->ncorrect += q->options[i].correct != 0;

@@ -321,7 +321,7 @@ static int add_run(struct qb_rule_digests *d, size_t file)
 
 static uint64_t hash_id(const struct probe *p)
 {
-	return qb_hash64(p->id, strlen(p->id));
+	return qb_hash(p->id, strlen(p->id));
 }
 
 static uint64_t hash_stem(const struct probe *p)
@@ -484,7 +484,7 @@ static uint64_t set_hash(struct qb_rule_digests *d, size_t n, const char *tag)
 {
 	if (n > 1)
 		qsort(d->hv, n, sizeof(*d->hv), cmp_u64);
-	return mix(qb_hash64(tag, strlen(tag)), n ? qb_hash64(d->hv, n * sizeof(*d->hv)) : 0);
+	return mix(qb_hash(tag, strlen(tag)), n ? qb_hash(d->hv, n * sizeof(*d->hv)) : 0);
 }
 
 /* Normalised text of node N (or of S when N is NULL), hashed; TAG apart. */
@@ -504,7 +504,7 @@ static int part_hash(struct qb_rule_ctx *cx, const xmlNode *n, const char *s, ui
 	if (!err)
 		err = qb_text_normalize(&cx->scratch2, cx->scratch.ptr, cx->scratch.len);
 	if (!err)
-		*out = mix(salt, qb_hash64(cx->scratch2.ptr, cx->scratch2.len));
+		*out = mix(salt, qb_hash(cx->scratch2.ptr, cx->scratch2.len));
 	return err;
 }
 
@@ -552,7 +552,7 @@ static int question_hashes(struct qb_rule_ctx *cx, struct qb_rule_digests *d,
 		return err;
 	memset(p, 0, sizeof(*p));
 	if (c->stem_norm_len) {
-		p->stem = qb_hash64(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
+		p->stem = qb_hash(QB_QC_STR(c, c->stem_norm), c->stem_norm_len);
 		p->stem += p->stem == 0;
 	}
 	if (!qb_qtype_is_choice(q->type))
