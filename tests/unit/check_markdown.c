@@ -169,6 +169,8 @@ START_TEST(stem_says_select)
 	ck_assert(!md_stem_says_select("Which selection sort is stable?", "Select"));
 	ck_assert(!md_stem_says_select("Select the best answer.", "Select"));
 	ck_assert(!md_stem_says_select("Choose wisely.", "Select"));
+	ck_assert(md_stem_says_select("Lesquelles ? \xc3\x89lisez 2 r\xc3\xa9ponses.", "\xc3\x89lisez"));
+	ck_assert(md_stem_says_select("Which? PICK\nthree.", "Select"));
 }
 END_TEST
 

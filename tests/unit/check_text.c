@@ -78,7 +78,11 @@ START_TEST(buffer_keeps_content_and_tail)
 		char piece[32];
 		int n = snprintf(piece, sizeof(piece), "%zu,", i);
 
-		switch (i % 3) {
+		switch (i % 4) {
+		case 3:
+			ck_assert_int_eq(qb_buf_cat(&b, "", piece, "|", ""), 0);
+			ck_assert_int_eq(qb_buf_printf(&want, "%s|", piece), 0);
+			break;
 		case 0:
 			ck_assert_int_eq(qb_buf_addc(&b, 'x'), 0);
 			ck_assert_int_eq(qb_buf_addc(&want, 'x'), 0);
@@ -102,6 +106,17 @@ START_TEST(buffer_keeps_content_and_tail)
 		ck_assert_int_eq(b.ptr[j], 0);
 	qb_buf_dispose(&b);
 	qb_buf_dispose(&want);
+}
+END_TEST
+
+START_TEST(decimal_writes_every_digit)
+{
+	char out[QB_DECIMAL_SIZE];
+
+	ck_assert_str_eq(qb_decimal(out, 0), "0");
+	ck_assert_str_eq(qb_decimal(out, 7), "7");
+	ck_assert_str_eq(qb_decimal(out, 1000000), "1000000");
+	ck_assert_str_eq(qb_decimal(out, 18446744073709551615UL), "18446744073709551615");
 }
 END_TEST
 
@@ -144,6 +159,7 @@ Suite *suite_text(void)
 	tcase_add_test(tc, trim_and_hash);
 	tcase_add_test(tc, plain_text_of_markup);
 	tcase_add_test(tc, buffer_keeps_content_and_tail);
+	tcase_add_test(tc, decimal_writes_every_digit);
 	tcase_add_test(tc, big_array_grows_and_keeps);
 	suite_add_tcase(s, tc);
 	return s;

@@ -15,6 +15,17 @@ static int is_xml_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+const char *qb_decimal(char out[QB_DECIMAL_SIZE], unsigned long n)
+{
+	char *p = out + QB_DECIMAL_SIZE - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + n % 10);
+	while (n /= 10);
+	return p;
+}
+
 const char *qb_text_trim(const char *s, size_t *len)
 {
 	size_t n;

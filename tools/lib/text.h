@@ -10,6 +10,12 @@
 
 #include "core/buf.h"
 
+/* N in decimal, written into OUT, for the exporters' hot paths where a
+ * printf costs more than the rest of the line; returns where it starts
+ * in OUT. */
+#define QB_DECIMAL_SIZE 24
+const char *qb_decimal(char out[QB_DECIMAL_SIZE], unsigned long n);
+
 /* Skips XML white space at both ends; returns the start, sets *len. */
 const char *qb_text_trim(const char *s, size_t *len);
 

@@ -83,6 +83,16 @@ int qb_buf_addc(struct qb_buf *b, char c)
 	return qb_buf_add(b, &c, 1);
 }
 
+int qb_buf_catv(struct qb_buf *b, const char *const *s, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = qb_buf_adds(b, s[i]);
+	return err;
+}
+
 int qb_buf_vprintf(struct qb_buf *b, const char *fmt, va_list ap)
 {
 	size_t room = b->ptr && b->init > b->len + TAIL ? b->init - b->len - TAIL : 0;

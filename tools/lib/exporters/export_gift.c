@@ -217,8 +217,16 @@ static int gift_escape(struct qb_buf *out, const char *s, size_t len)
 	int rc = qb_buf_grow(out, len);
 
 	while (!rc && i < len) {
-		for (j = i; j < len && !special[(unsigned char)s[j]]; j++)
-			;
+		/* the run to the next special byte: strcspn compares 16 bytes a
+		 * step; it also stops at a NUL, which is stepped over, and may
+		 * run past LEN (S is a NUL-terminated string), which is cut */
+		for (j = i; j < len && !special[(unsigned char)s[j]];) {
+			size_t run = strcspn(s + j, "\\#=~{}:\n\r");
+
+			j += run ? run : 1;
+		}
+		if (j > len)
+			j = len;
 		rc = qb_buf_add(out, s + i, j - i);
 		if (rc || j == len)
 			break;

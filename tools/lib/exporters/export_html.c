@@ -612,8 +612,7 @@ static int write_meta(struct html *st, const struct qb_question *q)
 	tag(st, "p", "meta");
 	elem(st, "span", "type", q->type_name ? q->type_name : qb_qtype_names[q->type]);
 	qb_buf_clear(&st->tmp);
-	qb_buf_printf(&st->tmp, "%s point%s", q->points ? q->points : "1",
-		      q->points_value == 1.0 ? "" : "s");
+	qb_buf_cat(&st->tmp, q->points ? q->points : "1", q->points_value == 1.0 ? " point" : " points");
 	elem(st, "span", "points", st->tmp.ptr ? st->tmp.ptr : "");
 	if (q->ncategories) {
 		if (cat_path(&st->tmp, q))
@@ -632,6 +631,7 @@ static int write_meta(struct html *st, const struct qb_question *q)
 static int write_question(struct html *st, const struct qb_question *q)
 {
 	struct qrec r;
+	char num[QB_DECIMAL_SIZE];
 	size_t i;
 
 	if (switch_category(st, q))
@@ -652,9 +652,7 @@ static int write_question(struct html *st, const struct qb_question *q)
 	attr(st, "data-tags", st->tmp.ptr ? st->tmp.ptr : "");
 	tag(st, "header", NULL);
 	tag(st, "h3", NULL);
-	qb_buf_clear(&st->tmp);
-	qb_buf_printf(&st->tmp, "%zu", st->nq + 1);
-	elem(st, "span", "num", st->tmp.ptr ? st->tmp.ptr : "");
+	elem(st, "span", "num", qb_decimal(num, st->nq + 1));
 	text(st, " ");
 	elem(st, "span", "qid", q->id);
 	end(st);

@@ -362,14 +362,12 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 				   : md_label(lb, o->choice[k] == 0 ? MD_L_TRUE : MD_L_FALSE);
 
 		if (answers && c->correct)
-			rc = qb_buf_printf(b, as_list ? "%s.  " BOX_TICKED " **(%s)** " : "**%s.** " BOX_TICKED
-					   " **(%s)** ", l, md_label(lb, MD_L_CORRECT));
+			rc = qb_buf_cat(b, as_list ? "" : "**", l, as_list ? ".  " : ".** ",
+					BOX_TICKED " **(", md_label(lb, MD_L_CORRECT), ")** ", text,
+					as_list ? "\n" : "\n\n");
 		else
-			rc = qb_buf_printf(b, as_list ? "%s.  " BOX_EMPTY " " : "**%s.** " BOX_EMPTY " ", l);
-		if (!rc)
-			rc = qb_buf_adds(b, text);
-		if (!rc)
-			rc = qb_buf_adds(b, as_list ? "\n" : "\n\n");
+			rc = qb_buf_cat(b, as_list ? "" : "**", l, as_list ? ".  " : ".** ",
+					BOX_EMPTY " ", text, as_list ? "\n" : "\n\n");
 		if (!rc && answers && str(c->rationale)[0]) {
 			rc = qb_buf_addc(b, '\n');
 			if (!rc)
@@ -381,9 +379,9 @@ static int write_choices(struct qb_buf *b, struct qb_buf *key, const struct md_i
 			rc = qb_buf_addc(b, '\n');
 		if (!rc && c->correct) {
 			if (it->type == QB_Q_TRUEFALSE)
-				rc = qb_buf_printf(key, "%s (%s)", l, text);
+				rc = qb_buf_cat(key, l, " (", text, ")");
 			else
-				rc = qb_buf_printf(key, "%s%s", nk ? ", " : "", l);
+				rc = qb_buf_cat(key, nk ? ", " : "", l);
 			nk++;
 		}
 	}
@@ -532,12 +530,13 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 {
 	struct qb_buf b = QB_BUF_INIT, lead = QB_BUF_INIT;
 	const char *stem = str(it->stem);
+	char num[QB_DECIMAL_SIZE];
 	int rc;
 
 	rc = raw_latex(&b, "\\qbbegin");
 	if (!rc)
-		rc = qb_buf_printf(&lead, "**%lu.** *(%s %s)*", number, str(it->points),
-				   md_label(lb, it->points_value == 1.0 ? MD_L_POINT : MD_L_POINTS));
+		rc = qb_buf_cat(&lead, "**", qb_decimal(num, number), ".** *(", str(it->points), " ",
+				md_label(lb, it->points_value == 1.0 ? MD_L_POINT : MD_L_POINTS), ")*");
 	/* a stem that opens with an image: the number above it, not at the
 	 * image's baseline */
 	if (!rc)
@@ -546,10 +545,10 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 		if (it->has_select)
 			rc = qb_buf_printf(&b, "*(%s %ld)*\n\n", md_label(lb, MD_L_SELECT), it->select);
 		else
-			rc = qb_buf_printf(&b, "*(%s)*\n\n", md_label(lb, MD_L_SELECT_ALL));
+			rc = qb_buf_cat(&b, "*(", md_label(lb, MD_L_SELECT_ALL), ")*\n\n");
 	}
 	if (!rc)
-		rc = qb_buf_printf(key, "| %lu | %s | ", number, str(it->id));
+		rc = qb_buf_cat(key, "| ", qb_decimal(num, number), " | ", str(it->id), " | ");
 	if (!rc) {
 		switch (it->type) {
 		case QB_Q_SINGLE:
@@ -580,7 +579,7 @@ int md_item_write(FILE *f, struct qb_buf *key, const struct md_item *it,
 		rc = qb_buf_adds(key, " |\n");
 	if (!rc && answers && str(it->explanation)[0]) {
 		qb_buf_clear(&lead);
-		rc = qb_buf_printf(&lead, "**%s.**", md_label(lb, MD_L_EXPLANATION));
+		rc = qb_buf_cat(&lead, "**", md_label(lb, MD_L_EXPLANATION), ".**");
 		if (!rc)
 			rc = lead_blocks(&b, lead.ptr, str(it->explanation), it->explanation_para);
 	}
@@ -612,10 +611,16 @@ int md_stem_says_select(const char *md, const char *label)
 	static const char *const verbs[] = { "select", "choose", "pick", NULL };
 	const char *p;
 	size_t k, n;
+	unsigned char lead = label && label[0] ? (unsigned char)(label[0] | 0x20) : 's';
 
 	for (p = md; *p; p++) {
 		const char *v = NULL, *q;
+		unsigned char f = (unsigned char)(*p | 0x20);
 
+		/* a byte no verb nor the label can start with: strncasecmp
+		 * folds A-Z only, so equal folds are a superset of its matches */
+		if (f != 's' && f != 'c' && f != 'p' && f != lead)
+			continue;
 		for (k = 0; verbs[k] && !v; k++)
 			if (word_at(p, verbs[k]))
 				v = verbs[k];
