@@ -220,8 +220,10 @@ static int verdict(struct qb_rule_ctx *cx, const xmlNode *n, int *out, const cha
 		*out = 1;
 	if (rc < 0)
 		return rc;
-	*word = cx->scratch.ptr + m[2];
-	*len = m[3] - m[2];
+	if (*out) {   /* M is set only by a match */
+		*word = cx->scratch.ptr + m[2];
+		*len = m[3] - m[2];
+	}
 	return 0;
 }
 
