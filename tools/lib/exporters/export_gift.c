@@ -209,22 +209,16 @@ static int refuse(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
  * a tenth of the export's time). */
 static int gift_escape(struct qb_buf *out, const char *s, size_t len)
 {
-	static const unsigned char special[256] = {
-		['\\'] = 1, ['#'] = 1, ['='] = 1, ['~'] = 1, ['{'] = 1, ['}'] = 1, [':'] = 1,
-		['\n'] = 1, ['\r'] = 1,
-	};
+	static const char special[] = "\\#=~{}:\n\r";
 	size_t i = 0, j;
 	int rc = qb_buf_grow(out, len);
 
 	while (!rc && i < len) {
-		/* the run to the next special byte: strcspn compares 16 bytes a
-		 * step; it also stops at a NUL, which is stepped over, and may
-		 * run past LEN (S is a NUL-terminated string), which is cut */
-		for (j = i; j < len && !special[(unsigned char)s[j]];) {
-			size_t run = strcspn(s + j, "\\#=~{}:\n\r");
-
-			j += run ? run : 1;
-		}
+		/* the run to the next special byte; S is NUL-terminated, so
+		 * strcspn may stop at a NUL inside it (stepped over) or past
+		 * LEN (cut) */
+		for (j = i + strcspn(s + i, special); j < len && s[j] == '\0';)
+			j += 1 + strcspn(s + j + 1, special);
 		if (j > len)
 			j = len;
 		rc = qb_buf_add(out, s + i, j - i);

@@ -611,21 +611,18 @@ int md_stem_says_select(const char *md, const char *label)
 	static const char *const verbs[] = { "select", "choose", "pick", NULL };
 	const char *p;
 	size_t k, n;
-	unsigned char lead = label && label[0] ? (unsigned char)(label[0] | 0x20) : 's';
 
 	for (p = md; *p; p++) {
 		const char *v = NULL, *q;
-		unsigned char f = (unsigned char)(*p | 0x20);
+		char f = (char)(*p | 0x20);
 
-		/* a byte no verb nor the label can start with: strncasecmp
+		/* the first bytes compared before the whole word: strncasecmp
 		 * folds A-Z only, so equal folds are a superset of its matches */
-		if (f != 's' && f != 'c' && f != 'p' && f != lead)
-			continue;
 		for (k = 0; verbs[k] && !v; k++)
-			if (word_at(p, verbs[k]))
+			if (f == verbs[k][0] && word_at(p, verbs[k]))
 				v = verbs[k];
-		n = v ? strlen(v) : label && label[0] && strncasecmp(p, label, strlen(label)) == 0
-			? strlen(label) : 0;
+		n = v ? strlen(v) : label && label[0] && f == (char)(label[0] | 0x20) &&
+				    strncasecmp(p, label, strlen(label)) == 0 ? strlen(label) : 0;
 		if (!n)
 			continue;
 		for (q = p + n; *q == ' ' || *q == '\t' || *q == '\n'; q++)
