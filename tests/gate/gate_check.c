@@ -658,10 +658,10 @@ static int lints_clean(const char *path, const struct qb_config *cfg,
 	int rc, failed;
 
 	rc = qb_lint_new(&l, cfg, &err);
-	if (!rc) {
-		qb_lint_set_targets(l, targets, nt);
+	if (!rc)
+		rc = qb_lint_set_targets(l, targets, nt);
+	if (!rc)
 		rc = qb_run(l, files, 1, NULL, &err);
-	}
 	failed = rc || qb_lint_failed(l);
 	qb_lint_free(l);
 	if (rc) {

@@ -77,6 +77,8 @@ END_TEST
 struct recs {
 	char key[70000][12];
 	int bad_hash;       /* 1: every key hashes alike (collisions) */
+	size_t last;        /* the record rec_hash was last asked for, + 1 */
+	size_t descents;    /* how often it was asked for an earlier one */
 };
 
 static uint64_t key_hash(const struct recs *r, const char *k)
@@ -94,6 +96,8 @@ static uint64_t rec_hash(void *ctx, size_t rec)
 {
 	struct recs *r = ctx;
 
+	r->descents += rec + 1 < r->last;
+	r->last = rec + 1;
 	return key_hash(r, r->key[rec]);
 }
 
@@ -110,7 +114,7 @@ static void map_roundtrip(int bad_hash, size_t n)
 {
 	struct recs *r = calloc(1, sizeof(*r));
 	struct qb_map m = QB_MAP_INIT;
-	size_t i;
+	size_t i, growths = 0, cap = 0;
 
 	ck_assert_ptr_nonnull(r);
 	r->bad_hash = bad_hash;
@@ -119,8 +123,14 @@ static void map_roundtrip(int bad_hash, size_t n)
 		ck_assert_uint_eq(qb_map_find(&m, key_hash(r, r->key[i]), &ops, r, r->key[i]),
 				  QB_MAP_NONE);
 		ck_assert_int_eq(qb_map_insert(&m, key_hash(r, r->key[i]), i, &ops, r), 0);
+		growths += m.cap != cap;
+		cap = m.cap;
 	}
 	ck_assert_uint_eq(m.n, n);
+	/* each growth asks for the records' hashes in their order: one run
+	 * of ascending records per growth */
+	ck_assert_uint_gt(growths, 1);
+	ck_assert_uint_lt(r->descents, growths);
 	ck_assert_uint_le(4 * m.n, 3 * m.cap);
 	for (i = 0; i < n; i++)
 		ck_assert_uint_eq(qb_map_find(&m, key_hash(r, r->key[i]), &ops, r, r->key[i]), i);
@@ -145,17 +155,25 @@ START_TEST(map_tells_colliding_keys_apart)
 }
 END_TEST
 
-/* With a key indexed twice, find returns the record inserted first. */
+/* With a key indexed twice, find returns the record inserted first, also
+ * after the index has grown (rebuilt in the records' order). */
 START_TEST(map_duplicate_key_finds_first)
 {
 	struct recs *r = calloc(1, sizeof(*r));
 	struct qb_map m = QB_MAP_INIT;
+	size_t i;
 
 	ck_assert_ptr_nonnull(r);
 	strcpy(r->key[0], "same");
 	strcpy(r->key[1], "same");
 	ck_assert_int_eq(qb_map_insert(&m, key_hash(r, "same"), 0, &ops, r), 0);
 	ck_assert_int_eq(qb_map_insert(&m, key_hash(r, "same"), 1, &ops, r), 0);
+	ck_assert_uint_eq(qb_map_find(&m, key_hash(r, "same"), &ops, r, "same"), 0);
+	for (i = 2; i < 5000; i++) {
+		snprintf(r->key[i], sizeof(r->key[i]), "k%zu", i);
+		ck_assert_int_eq(qb_map_insert(&m, key_hash(r, r->key[i]), i, &ops, r), 0);
+	}
+	ck_assert_uint_gt(m.cap, 1024);
 	ck_assert_uint_eq(qb_map_find(&m, key_hash(r, "same"), &ops, r, "same"), 0);
 	qb_map_dispose(&m);
 	free(r);

@@ -372,6 +372,48 @@ START_TEST(limits_make_a_question_invalid)
 }
 END_TEST
 
+/* no_img says "no <img> in this question" only while the parser has met
+ * no element of that name (its dictionary holds every name it has read,
+ * and it reads a little ahead of the question handed out): the rules and
+ * the target checks skip their walks for images on it. */
+START_TEST(no_img_only_before_the_first_image)
+{
+	char path[] = "/tmp/qbank-img-XXXXXX";
+	struct sink s = { .n = 0 };
+	struct qb_reader *r;
+	const struct qb_question *q;
+	struct qb_buf b = QB_BUF_INIT;
+	int i;
+
+	ck_assert_int_eq(qb_buf_adds(&b, "<?xml version=\"1.0\"?>\n<bank id=\"b\" version=\"1\">"
+					 "<title>t</title>\n"), 0);
+	/* 200 questions (about 40 KB) without an image, one with, one without */
+	for (i = 0; i < 202; i++)
+		ck_assert_int_eq(qb_buf_printf(&b, "<question id=\"q%d\" type=\"single\"><stem>Stem "
+					       "of question %d%s</stem><option correct=\"true\"><text>"
+					       "yes</text></option><option><text>no</text></option>"
+					       "</question>\n", i, i,
+					       i == 200 ? " <img src=\"x.png\" alt=\"x\"/>" : ""), 0);
+	ck_assert_int_eq(qb_buf_adds(&b, "</bank>\n"), 0);
+	write_temp(path, b.ptr, b.len);
+	r = open_fixture(path, &s);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q0");
+	ck_assert_int_eq(q->no_img, 1);
+	for (i = 1; i <= 200; i++)
+		ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q200");
+	ck_assert_int_eq(q->no_img, 0);
+	ck_assert_int_eq(qb_reader_next(r, &q), 1);
+	ck_assert_str_eq(q->id, "q201");
+	ck_assert_int_eq(q->no_img, 0);   /* not known without a walk */
+	ck_assert_int_eq(qb_reader_next(r, &q), 0);
+	qb_reader_free(r);
+	qb_buf_dispose(&b);
+	unlink(path);
+}
+END_TEST
+
 /* Held questions stay whole while the reader reads on: their subtrees,
  * attributes, categories and pragmas outlive the end tags of their
  * categories, until they are given back. */
@@ -492,6 +534,45 @@ static void write_long_bank(char *path, int n)
 	qb_buf_dispose(&b);
 }
 
+/* id-duplicate names the first question of a repeated id wherever it is:
+ * its line and id are decoded from the front-coded names (16 to a run,
+ * and in sequence while its index grows), so ids repeated from the first,
+ * a middle and the last question before them must each name that one. */
+START_TEST(id_duplicate_names_the_first_of_each_id)
+{
+	char path[] = "/tmp/qbank-ids-XXXXXX";
+	const char *files[] = { path };
+	static const int again[] = { 0, 17, 1234, 2999 };
+	struct qb_buf b = QB_BUF_INIT, out = QB_BUF_INIT;
+	char want[128];
+	size_t i;
+
+	ck_assert_int_eq(qb_buf_adds(&b, "<?xml version=\"1.0\"?>\n<bank id=\"ids\" version=\"1\">\n"
+					 "<title>Ids</title>\n"), 0);
+	for (i = 0; i < 3000 + 4; i++) {
+		int id = i < 3000 ? (int)i : again[i - 3000];
+
+		ck_assert_int_eq(qb_buf_printf(&b, "<question id=\"q%04d\" type=\"single\">\n"
+					       "<stem>Question %zu?</stem>\n"
+					       "<option correct=\"true\"><text>yes %zu</text></option>\n"
+					       "<option><text>no %zu</text></option>\n</question>\n",
+					       id, i, i, i), 0);
+	}
+	ck_assert_int_eq(qb_buf_adds(&b, "</bank>\n"), 0);
+	write_temp(path, b.ptr, b.len);
+	trace_run_with(&out, files, 1, "1", 1);
+	for (i = 0; i < 4; i++) {
+		/* question K starts on line 4 + 5 K */
+		snprintf(want, sizeof(want), "'q%04d' is already used at %s:%d", again[i], path,
+			 4 + 5 * again[i]);
+		ck_assert_msg(strstr(out.ptr, want) != NULL, "missing \"%s\" in:\n%s", want, out.ptr);
+	}
+	qb_buf_dispose(&b);
+	qb_buf_dispose(&out);
+	unlink(path);
+}
+END_TEST
+
 /* With a reader thread, or everything on one thread (QBANK_THREADS=1):
  * the hooks see the same banks and questions in the same order, and the
  * lint the same findings. */
@@ -552,6 +633,8 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, malformed_is_a_finding);
 	tcase_add_test(tc, schema_error_names_line_and_question);
 	tcase_add_test(tc, empty_file_is_a_finding);
+	tcase_add_test(tc, no_img_only_before_the_first_image);
+	tcase_add_test(tc, id_duplicate_names_the_first_of_each_id);
 	tcase_add_test(tc, missing_file_is_an_io_error);
 	tcase_add_test(tc, lines_beyond_65535);
 	tcase_add_test(tc, doctype_and_encoding_are_refused);

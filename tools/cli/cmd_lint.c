@@ -160,7 +160,10 @@ int cmd_lint(int argc, char **argv)
 		for (a.ntargets = 0; a.ntargets < qb_nexporters &&
 		     a.ntargets < sizeof(a.targets) / sizeof(a.targets[0]); a.ntargets++)
 			a.targets[a.ntargets] = &qb_exporters[a.ntargets];
-	qb_lint_set_targets(l, a.targets, a.ntargets);
+	if (qb_lint_set_targets(l, a.targets, a.ntargets)) {
+		cli_error("too many --target options");
+		goto done;
+	}
 	cli_progress_init(&prog, a.quiet);
 	c = qb_run(l, (const char *const *)paths.v, paths.n, &hooks, &err);
 	cli_progress_done(&prog);

@@ -4,6 +4,7 @@
 #include "lint.h"
 
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,10 @@ struct qb_lint {
 
 	const struct qb_exporter *const *targets;  /* whose checks run (qb_lint_set_targets) */
 	size_t ntargets;
+	uint64_t target_runs;      /* bit I: target I runs its check (the first of those sharing it) */
+
+	uint8_t active[QB_RULE_COUNT];  /* the rules that are checked, in table order */
+	size_t nactive;
 
 	const struct qb_question *q;  /* current question, or NULL */
 	/* rules with an error-level finding about the current question: a
@@ -78,6 +83,30 @@ static const char *host_file_name(void *ctx, size_t index)
 
 static const struct qb_rule_host host = { host_report, host_severity, host_file_name };
 
+_Static_assert(QB_RULE_COUNT <= 256, "qb_lint.active holds rule numbers in bytes");
+
+/* 1 when rule I is checked: it has a check and is on, or it is
+ * id-duplicate and its index of ids is kept (qb_lint_keep_ids). */
+static int rule_runs(const struct qb_lint *l, size_t i)
+{
+	if (!qb_rules[i].check)
+		return 0;
+	return l->sev[i] != QB_SEV_OFF || (l->keep_ids && i == QB_RULE_ID_DUPLICATE);
+}
+
+/* The list of rules each question goes through, made again whenever what
+ * rule_runs reads changes (a question asks for the few that are on,
+ * rather than every row of the table). */
+static void set_active(struct qb_lint *l)
+{
+	size_t i;
+
+	l->nactive = 0;
+	for (i = 0; i < QB_RULE_COUNT; i++)
+		if (rule_runs(l, i))
+			l->active[l->nactive++] = (uint8_t)i;
+}
+
 int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_error *err)
 {
 	struct qb_lint *l;
@@ -98,6 +127,7 @@ int qb_lint_new(struct qb_lint **out, const struct qb_config *cfg, struct qb_err
 		qb_lint_free(l);
 		return rc;
 	}
+	set_active(l);
 	*out = l;
 	return 0;
 }
@@ -350,33 +380,6 @@ void qb_lint_reader_diag(void *ctx, const char *file, unsigned long line, enum q
 
 /* ---- target checks -------------------------------------------------- */
 
-void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n)
-{
-	size_t i;
-
-	l->targets = targets;
-	l->ntargets = n;
-	for (i = 0; i < n; i++)
-		if (targets[i]->unique_ids)
-			qb_lint_keep_ids(l);   /* a repeated id is their finding too */
-}
-
-struct target_ctx {
-	struct qb_lint *l;
-	const struct qb_exporter *x;
-};
-
-static int target_report(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
-			 enum qb_rule_key base, unsigned long line, const char *msg)
-{
-	struct target_ctx *t = ctx;
-
-	if (base < QB_RULE_COUNT && t->l->qerr[base])
-		return 0;   /* the bank's own rule has said it */
-	return report_at(t->l, rule, t->l->file, line, q->id, "question '%s' cannot be exported "
-			 "to %s: %s", q->id, t->x->name, msg);
-}
-
 /* pdf and docx print the Markdown exporter's output and share its check:
  * of the targets that share one, only one runs it, so that each finding
  * is reported once: the first that writes a text file (markdown), else
@@ -396,6 +399,40 @@ static size_t check_owner(const struct qb_lint *l, size_t i)
 	return first;
 }
 
+int qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n)
+{
+	size_t i;
+
+	if (n > 64)
+		return QB_EINVAL;
+	l->targets = targets;
+	l->ntargets = n;
+	l->target_runs = 0;
+	for (i = 0; i < n; i++) {
+		if (targets[i]->check && check_owner(l, i) == i)
+			l->target_runs |= (uint64_t)1 << i;
+		if (targets[i]->unique_ids)
+			qb_lint_keep_ids(l);   /* a repeated id is their finding too */
+	}
+	return 0;
+}
+
+struct target_ctx {
+	struct qb_lint *l;
+	const struct qb_exporter *x;
+};
+
+static int target_report(void *ctx, const struct qb_question *q, enum qb_rule_key rule,
+			 enum qb_rule_key base, unsigned long line, const char *msg)
+{
+	struct target_ctx *t = ctx;
+
+	if (base < QB_RULE_COUNT && t->l->qerr[base])
+		return 0;   /* the bank's own rule has said it */
+	return report_at(t->l, rule, t->l->file, line, q->id, "question '%s' cannot be exported "
+			 "to %s: %s", q->id, t->x->name, msg);
+}
+
 static int run_targets(struct qb_lint *l, const struct qb_question *q)
 {
 	struct target_ctx t = { l, NULL };
@@ -410,7 +447,7 @@ static int run_targets(struct qb_lint *l, const struct qb_question *q)
 	repeated = qb_lint_id_repeated(l, &file, &line);
 	for (i = 0; i < l->ntargets && !err; i++) {
 		t.x = l->targets[i];
-		if (!t.x->check || check_owner(l, i) != i)
+		if (!(l->target_runs >> i & 1))
 			continue;
 		/* targets sharing a check (qti21, qti30) share unique_ids too */
 		if (repeated && t.x->unique_ids)
@@ -467,14 +504,6 @@ static void count_coverage(struct qb_lint *l, const struct qb_question *q)
 	}
 }
 
-/* 1 when rule I is checked: it has a check and is on, or it is
- * id-duplicate and its index of ids is kept (qb_lint_keep_ids). */
-static int rule_runs(const struct qb_lint *l, size_t i)
-{
-	if (!qb_rules[i].check)
-		return 0;
-	return l->sev[i] != QB_SEV_OFF || (l->keep_ids && i == QB_RULE_ID_DUPLICATE);
-}
 
 int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 {
@@ -500,13 +529,13 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 	}
 	if (!err && !q->schema_invalid)
 		count_coverage(l, q);
-	for (i = 0; i < QB_RULE_COUNT && !err; i++) {
-		if (!rule_runs(l, i))
-			continue;
+	for (i = 0; i < l->nactive && !err; i++) {
+		size_t r = l->active[i];
+
 		/* a question the schema rejects is only counted for its id */
-		if (q->schema_invalid && i != QB_RULE_ID_DUPLICATE)
+		if (q->schema_invalid && r != QB_RULE_ID_DUPLICATE)
 			continue;
-		err = qb_rules[i].check(&l->rules, q);
+		err = qb_rules[r].check(&l->rules, q);
 	}
 	if (!err)
 		err = qb_rule_user_check(&l->rules, q);
@@ -522,6 +551,7 @@ int qb_lint_question(struct qb_lint *l, const struct qb_question *q)
 void qb_lint_keep_ids(struct qb_lint *l)
 {
 	l->keep_ids = 1;
+	set_active(l);
 }
 
 int qb_lint_id_repeated(const struct qb_lint *l, const char **file, unsigned long *line)

@@ -32,8 +32,9 @@ void qb_lint_free(struct qb_lint *l);
 
 /* The targets whose checks (exporter.h) run as target-* findings on every
  * schema-valid question, after the rule table; none until this is called.
- * The array and its exporters must outlive L. */
-void qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n);
+ * The array and its exporters must outlive L. At most 64: QB_EINVAL
+ * beyond, with the targets as they were. */
+int qb_lint_set_targets(struct qb_lint *l, const struct qb_exporter *const *targets, size_t n);
 
 /* Makes id-duplicate keep its index of ids even when the rule is off, for
  * qb_lint_id_repeated (an export to a target that needs unique ids). */

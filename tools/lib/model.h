@@ -119,6 +119,11 @@ struct qb_question {
 	/* 1 when the schema reported an error inside this question: its parts
 	 * may be missing or malformed, so content rules skip it. */
 	int schema_invalid;
+
+	/* 1 when the question has no <img>, known without walking it (the
+	 * reader's document has no element of that name yet); 0: not known,
+	 * walk it. */
+	int no_img;
 };
 
 /* The bank element of one file: title, description, language. */

@@ -101,9 +101,16 @@ struct qb_reader {
 
 /* ---- small helpers -------------------------------------------------- */
 
+/* strcmp's "the same name", the first byte asked first: most of the
+ * names a child is compared with differ there. */
+static int name_is(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
 static int is_el(const xmlNode *n, const char *name)
 {
-	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+	return n->type == XML_ELEMENT_NODE && name_is((const char *)n->name, name);
 }
 
 static int parse_bool(const char *s, int dflt)
@@ -1306,6 +1313,20 @@ static int check_limits(struct qb_reader *r)
 	return 0;
 }
 
+/* 1 when no element of the document parsed so far is an img: the
+ * parser interns every name in the document's dictionary, so a name it
+ * does not hold was never parsed. Asked here, on the reader's thread: the
+ * parser adds to the dictionary as it goes, and no other thread may look
+ * into it. The rules and the target checks then skip their walks for
+ * images in banks without any. */
+static int no_img_yet(const xmlNode *qn)
+{
+	xmlDictPtr dict = qn->doc ? qn->doc->dict : NULL;
+
+	return dict && xmlDictOwns(dict, qn->name) == 1 &&
+	       !xmlDictExists(dict, (const xmlChar *)"img", 3);
+}
+
 static int build_question(struct qb_reader *r, const xmlNode *qn)
 {
 	struct qb_question *q = &r->q;
@@ -1316,6 +1337,7 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 
 	q->node = qn;
 	q->line = line_of(qn);
+	q->no_img = no_img_yet(qn);
 	q->id = NULL;
 	if ((s = qb_text_attr(qn, "id"))) {
 		size_t len;
@@ -1346,31 +1368,31 @@ static int build_question(struct qb_reader *r, const xmlNode *qn)
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
 		name = (const char *)c->name;
-		if (strcmp(name, "option") == 0)
+		if (name_is(name, "option"))
 			err = add_option(r, c);
-		else if (strcmp(name, "stem") == 0 && !q->stem) {
+		else if (name_is(name, "stem") && !q->stem) {
 			q->stem = c;
 			q->stem_line = line_of(c);
-		} else if (strcmp(name, "explanation") == 0 && !q->explanation) {
+		} else if (name_is(name, "explanation") && !q->explanation) {
 			q->explanation = c;
 			q->explanation_line = line_of(c);
-		} else if (strcmp(name, "answer") == 0)
+		} else if (name_is(name, "answer"))
 			err = add_answer(r, c);
-		else if (strcmp(name, "rationale") == 0)
+		else if (name_is(name, "rationale"))
 			err = add_side_rationale(r, c);
-		else if (strcmp(name, "pair") == 0)
+		else if (name_is(name, "pair"))
 			err = add_pair(r, c);
-		else if (strcmp(name, "distractor") == 0)
+		else if (name_is(name, "distractor"))
 			err = add_distractor(r, c);
-		else if (strcmp(name, "tag") == 0)
+		else if (name_is(name, "tag"))
 			err = add_tag(r, c);
-		else if (strcmp(name, "source") == 0 && !q->source) {
+		else if (name_is(name, "source") && !q->source) {
 			q->source = plain(r, c);
 			if (!q->source)
 				err = QB_ENOMEM;
-		} else if (strcmp(name, "response") == 0 && !q->response)
+		} else if (name_is(name, "response") && !q->response)
 			q->response = c;
-		else if (strcmp(name, "rubric") == 0 && !q->rubric)
+		else if (name_is(name, "rubric") && !q->rubric)
 			q->rubric = c;
 	}
 	if (err)

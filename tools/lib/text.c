@@ -333,7 +333,9 @@ const char *qb_text_attr(const xmlNode *n, const char *name)
 	const xmlAttr *a;
 
 	for (a = n->properties; a; a = a->next) {
-		if (a->ns == NULL && strcmp((const char *)a->name, name) == 0) {
+		/* the first byte first: most of an element's names differ there */
+		if (a->ns == NULL && a->name[0] == (unsigned char)name[0] &&
+		    strcmp((const char *)a->name, name) == 0) {
 			if (a->children && a->children->type == XML_TEXT_NODE &&
 			    a->children->next == NULL)
 				return (const char *)a->children->content;

@@ -49,10 +49,43 @@ static void put(uint32_t *slot, size_t cap, uint64_t h, uint32_t s)
 	slot[i] = s;
 }
 
-/* Rebuilds the index 1.5 times larger, hashing every record again. */
+/* Puts every record of M into SLOT (CAP slots, zeros), hashing each again
+ * in the records' order (a bit per possible record number says which are
+ * indexed): a caller that keeps its keys in sequence, as the lint's
+ * front-coded ids, then reads each once instead of seeking it. */
+static int rehash(const struct qb_map *m, uint32_t *slot, size_t cap, const struct qb_map_ops *ops,
+		  void *ctx)
+{
+	size_t words = (((size_t)1 << m->rbits) + 63) / 64, i;
+	uint64_t *seen = qb_big_resize(NULL, 0, words * sizeof(*seen));   /* zeros */
+
+	if (!seen)
+		return QB_ENOMEM;
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i]) {
+			size_t r1 = rec1_of(m, m->slot[i]);
+
+			seen[r1 / 64] |= (uint64_t)1 << (r1 % 64);
+		}
+	for (i = 0; i < words; i++) {
+		uint64_t w = seen[i];
+
+		while (w) {
+			size_t r1 = i * 64 + (size_t)__builtin_ctzll(w);
+			uint64_t h = ops->hash(ctx, r1 - 1);
+
+			put(slot, cap, h, pack(m, h, r1));
+			w &= w - 1;
+		}
+	}
+	qb_big_free(seen, words * sizeof(*seen));
+	return 0;
+}
+
+/* Rebuilds the index 1.5 times larger. */
 static int grow(struct qb_map *m, const struct qb_map_ops *ops, void *ctx)
 {
-	size_t cap = m->cap ? m->cap + m->cap / 2 : FIRST_CAP, i;
+	size_t cap = m->cap ? m->cap + m->cap / 2 : FIRST_CAP;
 	uint32_t *slot;
 
 	if (cap > UINT32_MAX)
@@ -60,9 +93,10 @@ static int grow(struct qb_map *m, const struct qb_map_ops *ops, void *ctx)
 	slot = qb_big_resize(NULL, 0, cap * sizeof(*slot));   /* zeros */
 	if (!slot)
 		return QB_ENOMEM;
-	for (i = 0; i < m->cap; i++)
-		if (m->slot[i])
-			put(slot, cap, ops->hash(ctx, rec1_of(m, m->slot[i]) - 1), m->slot[i]);
+	if (m->cap && rehash(m, slot, cap, ops, ctx)) {
+		qb_big_free(slot, cap * sizeof(*slot));
+		return QB_ENOMEM;
+	}
 	qb_big_free(m->slot, m->cap * sizeof(*m->slot));
 	m->slot = slot;
 	m->cap = cap;

@@ -4,8 +4,8 @@
  * record only when those bits match and a lookup mostly stays within the
  * index's own cache lines. Keys are not stored: a lookup asks the caller
  * whether a candidate record has the key (ops->same), and a growth asks
- * for each record's hash again (ops->hash), which costs less memory than
- * storing them. At most 3/4 full; grown by half into a fresh mapping
+ * for each record's hash again (ops->hash), in the records' order, which
+ * costs less memory than storing them. At most 3/4 full; grown by half into a fresh mapping
  * (bigmem.h). Up to 2^32 - 2 records.
  * Ownership: the map owns its slots (qb_map_dispose); the records and
  * keys stay the caller's. */
@@ -36,8 +36,8 @@ struct qb_map {
  * OPS->same accepts for KEY; QB_MAP_NONE when there is none. */
 size_t qb_map_find(const struct qb_map *m, uint64_t hash, const struct qb_map_ops *ops,
 		   void *ctx, const void *key);
-/* Indexes record REC under HASH (records with equal keys may be indexed
- * more than once). 0, or QB_ENOMEM with the map unchanged. */
+/* Indexes record REC under HASH (records with equal keys may be indexed,
+ * each record once). 0, or QB_ENOMEM with the map unchanged. */
 int qb_map_insert(struct qb_map *m, uint64_t hash, size_t rec, const struct qb_map_ops *ops,
 		  void *ctx);
 void qb_map_dispose(struct qb_map *m);

@@ -176,7 +176,8 @@ int qb_gift_check(const struct qb_question *q, const struct qb_target_sink *s)
 			REASON(TAG, COUNT, 0, "Moodle's GIFT [tag:] cannot hold "
 			       "the tag '%s' (< > ` or control characters, or a final backslash)",
 			       q->tags[i]);
-	qb_rich_each_img(q->node, has_img, &img);
+	if (!q->no_img)
+		qb_rich_each_img(q->node, has_img, &img);
 	if (img)
 		REASON(IMAGE, COUNT, 0, "it shows an image; a GIFT file "
 		       "cannot carry image files, and Moodle would show a broken link");

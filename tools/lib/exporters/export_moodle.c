@@ -903,7 +903,7 @@ static int check_question(struct moodle *st, const struct qb_question *q)
 		return 1;
 	if (check_categories(st, q))
 		return 1;
-	rc = qb_moodle_field_check_images(&st->field, q->node);
+	rc = q->no_img ? 0 : qb_moodle_field_check_images(&st->field, q->node);
 	if (rc)
 		return problem(st, q, 0, "%s", st->field.why);
 	return 0;

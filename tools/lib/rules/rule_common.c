@@ -26,6 +26,11 @@
  *   it, and under UCP no other ASCII character is \w. Caseless matching
  *   lets two non-ASCII characters stand for ASCII letters (U+017F for s,
  *   U+212A for k): a text holding either one has every key word.
+ *   QB_PAT_SELECT_N needs a number as well (pat_table's "all"): a number
+ *   word, or a word that starts with an ASCII digit. Its \d also takes
+ *   other digits ("Select \u0663"), which key-select-mismatch reads as no
+ *   number (select_number) and never reports, so a stem without either
+ *   has no finding to miss.
  * - LETTER (QB_PAT_LETTER_REF, in qb_rule_match): every match ends in a
  *   capital A-H with no ASCII letter, digit or underscore on either side
  *   (the pattern puts \s, & or ( before the last letter and ) or
@@ -33,15 +38,28 @@
 enum key_word {
 	W_SELECT, W_CHOOSE, W_PICK, W_MARK, W_TICK, W_IDENTIFY, W_WHICH, W_CHECK, W_NOT, W_EXCEPT, W_LEAST, W_ALL,
 	W_NONE, W_NEITHER, W_ALWAYS, W_NEVER, W_ONLY, W_EVERY, W_EVERYTHING, W_NOTHING,
-	W_COMPLETELY, W_ENTIRELY, W_ABSOLUTELY, W_COUNT
+	W_COMPLETELY, W_ENTIRELY, W_ABSOLUTELY, W_NUMBER, W_COUNT
 };
 
-/* In the order of enum key_word, lower case. */
-static const char *const key_words[W_COUNT] = {
-	"select", "choose", "pick", "mark", "tick", "identify", "which", "check", "not", "except", "least", "all",
-	"none", "neither", "always", "never", "only", "every", "everything", "nothing",
-	"completely", "entirely", "absolutely",
+/* Each key word, lower case, and its bit; the number words of
+ * QB_PAT_SELECT_N share W_NUMBER, which a word that starts with an ASCII
+ * digit sets as well (key_words_of). */
+static const struct {
+	const char *word;
+	enum key_word bit;
+} key_words[] = {
+	{ "select", W_SELECT }, { "choose", W_CHOOSE }, { "pick", W_PICK }, { "mark", W_MARK },
+	{ "tick", W_TICK }, { "identify", W_IDENTIFY }, { "which", W_WHICH }, { "check", W_CHECK },
+	{ "not", W_NOT }, { "except", W_EXCEPT }, { "least", W_LEAST }, { "all", W_ALL },
+	{ "none", W_NONE }, { "neither", W_NEITHER }, { "always", W_ALWAYS }, { "never", W_NEVER },
+	{ "only", W_ONLY }, { "every", W_EVERY }, { "everything", W_EVERYTHING },
+	{ "nothing", W_NOTHING }, { "completely", W_COMPLETELY }, { "entirely", W_ENTIRELY },
+	{ "absolutely", W_ABSOLUTELY },
+	{ "one", W_NUMBER }, { "two", W_NUMBER }, { "three", W_NUMBER }, { "four", W_NUMBER },
+	{ "five", W_NUMBER }, { "six", W_NUMBER }, { "seven", W_NUMBER }, { "eight", W_NUMBER },
+	{ "nine", W_NUMBER }, { "ten", W_NUMBER },
 };
+#define NKEY_WORDS (sizeof(key_words) / sizeof(key_words[0]))
 
 _Static_assert(W_COUNT <= 32, "key words are bits of a uint32_t");
 
@@ -57,6 +75,7 @@ static const struct {
 	const char *pattern;
 	uint32_t flags;
 	uint32_t words;             /* key words (bits of enum key_word); 0: no pre-check */
+	uint32_t all;               /* key words that must be there as well */
 } pat_table[QB_PAT_COUNT] = {
 	/* QB_PAT_SELECT_N: the number must end the instruction or be followed by
 	 * what is picked ("options", "two reasons why", "three causes that"),
@@ -74,44 +93,44 @@ static const struct {
 	  "(?=\\s+(?:of(?![\\w-])|(?:options?|answers?|statements?|responses?|choices?|items?|"
 	  "alternatives?)(?![\\w-])|[\\w-]+\\s+(?:are|is)\\s+(?:true|correct|false|incorrect|valid|"
 	  "right|wrong)(?![\\w-]))))",
-	  PCRE2_CASELESS, W_SELECT_N },
+	  PCRE2_CASELESS, W_SELECT_N, WB(NUMBER) },
 	/* QB_PAT_INSTRUCTION: anchored at the start of a sentence */
 	{ "^[\\s(\\[]*(?:select|choose|pick|mark|tick|check)(?![\\w-])", PCRE2_CASELESS,
-	  W_PICK_VERBS | WB(CHECK) },
+	  W_PICK_VERBS | WB(CHECK), 0 },
 	/* QB_PAT_NEGATIVE */
 	{ "(?<![\\w-])(?:not|except|least)(?![\\w-])", PCRE2_CASELESS,
-	  WB(NOT) | WB(EXCEPT) | WB(LEAST) },
+	  WB(NOT) | WB(EXCEPT) | WB(LEAST), 0 },
 	/* QB_PAT_RAT_POS: "Right" and "Yes" count only with punctuation after
 	 * them ("Right after the backward pass" is not a verdict). */
 	{ "^[\\s\\p{P}]*(correct(?![\\w-])|right(?=\\s*[.,!:;\\x{2013}\\x{2014}])|yes(?![\\w-]))",
-	  PCRE2_CASELESS, 0 },
+	  PCRE2_CASELESS, 0, 0 },
 	/* QB_PAT_RAT_NEG: "No" only with punctuation ("No single device can ..."
 	 * on a correct option is not a verdict). */
 	{ "^[\\s\\p{P}]*(incorrect(?![\\w-])|wrong(?![\\w-])|no(?=\\s*[.,!:;\\x{2013}\\x{2014}])|"
 	  "not\\s+(?:quite|correct|right|true|so)(?![\\w-]))",
-	  PCRE2_CASELESS, 0 },
+	  PCRE2_CASELESS, 0, 0 },
 	/* QB_PAT_ALL_ABOVE */
 	{ "(?<![\\w-])all\\s+(?:of\\s+)?(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
 	  "^(?:all\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))|"
 	  "all\\s+(?:the\\s+)?(?:options|answers|choices)\\s+(?:are\\s+)?(?:correct|true))$",
-	  PCRE2_CASELESS, WB(ALL) },
+	  PCRE2_CASELESS, WB(ALL), 0 },
 	/* QB_PAT_NONE_ABOVE */
 	{ "(?<![\\w-])(?:none|neither)\\s+of\\s+(?:the\\s+)?(?:above|previous|preceding)(?![\\w-])|"
 	  "(?<![\\w-])neither\\s+(?:the\\s+)?above(?![\\w-])|"
 	  "^none\\s+of\\s+(?:these|them|the\\s+(?:options|answers|choices))$",
-	  PCRE2_CASELESS, WB(NONE) | WB(NEITHER) },
+	  PCRE2_CASELESS, WB(NONE) | WB(NEITHER), 0 },
 	/* QB_PAT_LETTER_REF: letters are upper case (plain text, not case
 	 * folded), so the article "a" does not count. */
 	{ "(?<![\\w'-])\\(?[A-H]\\)?(?:\\s*,\\s*\\(?[A-H]\\)?)*\\s*,?\\s*(?:(?i:and|or|nor)\\s+|&\\s*)"
 	  "\\(?[A-H]\\)?(?![\\w'-])|"
 	  "(?<![\\w-])(?i:options?|answers?|choices?)\\s+\\(?[A-H]\\)?(?![\\w'-])",
-	  0, 0 },
+	  0, 0, 0 },
 	/* QB_PAT_ABSOLUTE */
 	{ "(?<![\\w-])(?:always|never|all|none|only|every|everything|nothing|completely|"
 	  "entirely|absolutely)(?![\\w-])",
 	  PCRE2_CASELESS,
 	  WB(ALWAYS) | WB(NEVER) | WB(ALL) | WB(NONE) | WB(ONLY) | WB(EVERY) | WB(EVERYTHING) |
-	  WB(NOTHING) | WB(COMPLETELY) | WB(ENTIRELY) | WB(ABSOLUTELY) },
+	  WB(NOTHING) | WB(COMPLETELY) | WB(ENTIRELY) | WB(ABSOLUTELY), 0 },
 };
 
 struct qb_rules_state {
@@ -121,7 +140,7 @@ struct qb_rules_state {
 	size_t text_cap, scratch_cap;   /* capacities already defined (define_tail) */
 	size_t shared[QB_SHARED_COUNT];  /* question number each was last done for */
 	unsigned char word_byte[256];   /* 1: [A-Za-z0-9_-], 2: non-ASCII, 0: other */
-	signed char by_first[26][W_COUNT + 1];  /* key words by first letter, ended by -1 */
+	signed char by_first[26][NKEY_WORDS + 1];  /* key_words by first letter, ended by -1 */
 	uint16_t lengths[26];           /* bit N: a key word of N letters has this first letter */
 };
 
@@ -182,14 +201,15 @@ static int state_new(struct qb_rules_state **out)
 				  : (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
 					    (i >= '0' && i <= '9') || i == '_' || i == '-';
 	memset(s->by_first, -1, sizeof(s->by_first));
-	for (i = 0; i < W_COUNT; i++) {
-		signed char *v = s->by_first[key_words[i][0] - 'a'];
-		size_t n = strlen(key_words[i]), k = 0;
+	for (i = 0; i < (int)NKEY_WORDS; i++) {
+		const char *w = key_words[i].word;
+		signed char *v = s->by_first[w[0] - 'a'];
+		size_t n = strlen(w), k = 0;
 
 		while (v[k] >= 0)
 			k++;
 		v[k] = (signed char)i;
-		s->lengths[key_words[i][0] - 'a'] |= (uint16_t)(1u << n);  /* n < 16 */
+		s->lengths[w[0] - 'a'] |= (uint16_t)(1u << n);  /* n < 16 */
 	}
 	*out = s;
 	return 0;
@@ -329,11 +349,17 @@ static uint32_t key_words_of(const struct qb_rules_state *st, const unsigned cha
 		for (b = i++; wb[s[i]] == 1; i++)  /* s[len] ends the word */
 			;
 		n = i - b;
+		if (s[b] >= '0' && s[b] <= '9') {
+			if (!found)
+				*first = b;
+			found |= 1u << W_NUMBER;
+			continue;
+		}
 		f = s[b] | 0x20;
 		if (f < 'a' || f > 'z' || n >= 16 || !(st->lengths[f - 'a'] >> n & 1))
 			continue;
 		for (w = st->by_first[f - 'a']; *w >= 0; w++) {
-			const char *x = key_words[*w];
+			const char *x = key_words[*w].word;
 			size_t k;
 
 			for (k = 1; k < n && (s[b + k] | 0x20) == (unsigned char)x[k]; k++)
@@ -341,7 +367,7 @@ static uint32_t key_words_of(const struct qb_rules_state *st, const unsigned cha
 			if (k == n && x[k] == '\0') {
 				if (!found)
 					*first = b;
-				found |= 1u << *w;
+				found |= 1u << key_words[*w].bit;
 				break;
 			}
 		}
@@ -351,7 +377,8 @@ static uint32_t key_words_of(const struct qb_rules_state *st, const unsigned cha
 
 int qb_rule_may_match(enum qb_rule_pat p, uint32_t words)
 {
-	return !pat_table[p].words || (pat_table[p].words & words);
+	return (!pat_table[p].words || (pat_table[p].words & words)) &&
+	       (words & pat_table[p].all) == pat_table[p].all;
 }
 
 static int alnum_byte(unsigned char c)

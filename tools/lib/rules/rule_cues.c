@@ -114,7 +114,8 @@ int qb_rule_cue_absolute_terms(struct qb_rule_ctx *cx, const struct qb_question 
 #define ECHO_MAX_NAMED 3
 
 /* Words of 5 letters or more that any stem may share with any key without
- * giving it away: function words and the vocabulary of instructions. */
+ * giving it away: function words and the vocabulary of instructions. In
+ * strcmp order (echo_is_stop searches it). */
 static const char *const echo_stop[] = {
 	"about", "above", "after", "among", "answer", "answers", "because", "before", "being",
 	"below", "between", "choose", "correct", "correctly", "could", "describes", "during",
@@ -130,13 +131,23 @@ static int echo_byte(unsigned char c)
 	       c >= 0x80 || c == '-' || c == '_';
 }
 
+/* A binary search: echo_stop is in strcmp order. */
 static int echo_is_stop(const char *w, size_t n)
 {
-	size_t i;
+	size_t lo = 0, hi = sizeof(echo_stop) / sizeof(echo_stop[0]), i;
 
-	for (i = 0; i < sizeof(echo_stop) / sizeof(echo_stop[0]); i++)
-		if (echo_stop[i][0] == w[0] && strncmp(echo_stop[i], w, n) == 0 && !echo_stop[i][n])
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *x = echo_stop[mid];
+		int c = strncmp(w, x, n);
+
+		if (c == 0 && x[n] == '\0')
 			return 1;
+		if (c < 0 || (c == 0 && x[n]))   /* W before X, or a prefix of it */
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	for (i = 0; i < n; i++)
 		if (!(w[i] >= '0' && w[i] <= '9'))
 			return 0;

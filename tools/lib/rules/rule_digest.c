@@ -107,6 +107,9 @@ struct qb_rule_digests {
 	uint32_t last_line;     /* the line and id of the last record added */
 	struct qb_buf last_id;
 	struct qb_buf name_id;  /* a decoded id (rec_name); room for the longest */
+	size_t name_rec1;       /* the record name_id holds (0: none), */
+	uint32_t name_next;     /* the names offset of the entry after it */
+	uint32_t name_line;     /* and its line */
 	struct file_run *runs;
 	size_t nruns, capruns;
 	struct qb_map tab[NTABLES];
@@ -242,6 +245,7 @@ static int add_name(struct qb_rule_digests *d, uint32_t line, const char *id)
 	}
 	/* rec_name decodes into name_id without allocating */
 	if (len >= d->name_id.cap) {
+		d->name_rec1 = 0;
 		qb_buf_clear(&d->name_id);
 		err = qb_buf_grow(&d->name_id, len);
 		if (err)
@@ -272,14 +276,23 @@ static int add_name(struct qb_rule_digests *d, uint32_t line, const char *id)
 /* The line and id of record REC1, decoded forward from the restart entry
  * at or before it; *ID stays valid until the next record is added or
  * decoded. */
+/* Decodes from the record's restart entry, or on from the record decoded
+ * last when it is an earlier one of the same run of RESTART: an index
+ * that grows asks for its records in order (core/map.h), and each is then
+ * one entry's work. */
 static void rec_name(struct qb_rule_digests *d, size_t rec1, unsigned long *line, const char **id)
 {
-	size_t r = rec1 - 1, i;
-	const unsigned char *p = (const unsigned char *)d->names.ptr + d->restart[r / RESTART];
+	size_t r = rec1 - 1, i = r - r % RESTART;
+	const unsigned char *base = (const unsigned char *)d->names.ptr, *p = base + d->restart[r / RESTART];
 	uint32_t l = 0;
 	char *out = d->name_id.ptr;
 
-	for (i = r - r % RESTART; i <= r; i++) {
+	if (d->name_rec1 && d->name_rec1 <= r && d->name_rec1 > i) {
+		i = d->name_rec1;
+		p = base + d->name_next;
+		l = d->name_line;
+	}
+	for (; i <= r; i++) {
 		size_t shared, n;
 
 		l = line_undelta(l, get_varint(&p));
@@ -288,6 +301,9 @@ static void rec_name(struct qb_rule_digests *d, size_t rec1, unsigned long *line
 		memcpy(out + shared, p, n + 1);
 		p += n + 1;
 	}
+	d->name_rec1 = rec1;
+	d->name_next = (uint32_t)(p - base);
+	d->name_line = l;
 	*line = l;
 	*id = out;
 }

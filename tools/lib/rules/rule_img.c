@@ -99,7 +99,7 @@ static int check_imgs(struct qb_rule_ctx *cx, const struct qb_question *q)
 {
 	unsigned want = 0;
 
-	if (!qb_rule_shared_first(cx, QB_SHARED_IMG))
+	if (q->no_img || !qb_rule_shared_first(cx, QB_SHARED_IMG))
 		return 0;
 	return walk(cx, q, q->node, &want);
 }
