@@ -5,8 +5,8 @@
  * index's own cache lines. Keys are not stored: a lookup asks the caller
  * whether a candidate record has the key (ops->same), and a growth asks
  * for each record's hash again (ops->hash), in the records' order, which
- * costs less memory than storing them. At most 3/4 full; grown by half into a fresh mapping
- * (bigmem.h). Up to 2^32 - 2 records.
+ * costs less memory than storing them. At most 3/4 full; grown by half
+ * into a fresh mapping (bigmem.h). Up to 2^32 - 2 records.
  * Ownership: the map owns its slots (qb_map_dispose); the records and
  * keys stay the caller's. */
 #ifndef QB_MAP_H
