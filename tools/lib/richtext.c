@@ -330,8 +330,17 @@ int qb_rich_html_render(struct qb_rich_html *r, struct qb_buf *out, const xmlNod
 	}
 	if (!rc && o && o->wrap)
 		rc = qb_xw_end_mixed(&r->x);
-	if (!rc)
+	if (!rc) {
+		/* a field that fits the pending buffer (nearly all) never reaches
+		 * the writer: its bytes are taken from there, as the writer would
+		 * have passed them on (raw, as they are) */
+		size_t len;
+		const char *p = qb_xw_pending(&r->x, &len);
+
+		if (p)
+			return qb_buf_add(out, p, len);
 		rc = qb_xw_sync(&r->x);
+	}
 	if (!rc && xmlTextWriterFlush(r->w) < 0)
 		rc = QB_EIO;
 	if (!rc)

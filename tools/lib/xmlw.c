@@ -11,6 +11,7 @@
 
 int qb_xw_sync(struct qb_xw *x)
 {
+	x->synced = 1;
 	if (x->npend && !x->rc && xmlTextWriterWriteRawLen(x->w, BAD_CAST x->pend, (int)x->npend) < 0)
 		x->rc = QB_EIO;
 	x->npend = 0;
@@ -86,12 +87,22 @@ void qb_xw_init(struct qb_xw *x, xmlTextWriterPtr w)
 	x->open_tag = 0;
 	x->utf8 = 0;
 	x->npend = 0;
+	x->synced = 0;
+}
+
+const char *qb_xw_pending(const struct qb_xw *x, size_t *len)
+{
+	if (x->synced || x->rc)
+		return NULL;
+	*len = x->npend;
+	return x->pend;
 }
 
 int qb_xw_begin(struct qb_xw *x, xmlTextWriterPtr w)
 {
 	qb_xw_init(x, w);
 	x->utf8 = 1;
+	x->synced = 1;
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0)
 		x->rc = QB_EIO;
 	return x->rc;

@@ -59,6 +59,10 @@ struct qb_xw {
 				 * writer keeps them then), else character references */
 	char pend[QB_XW_PEND];  /* bytes not yet given to the writer */
 	size_t npend;
+	int synced;             /* qb_xw_sync has run since qb_xw_init: every call
+				 * into the writer follows one, so while it is 0 the
+				 * writer holds nothing of X's and pend is all that
+				 * X has written (qb_xw_pending) */
 };
 
 /* A writer onto W with nothing open, for a fragment at depth 0 (set
@@ -102,6 +106,11 @@ xmlTextWriterPtr qb_xw_writer(struct qb_xw *x);
 /* Hands what is pending to the writer: before the caller flushes, reads
  * or frees it. Returns x->rc. */
 int qb_xw_sync(struct qb_xw *x);
+
+/* What X has written since qb_xw_init, when all of it is still pending
+ * (nothing handed to the writer): the caller may take these bytes instead
+ * of syncing and reading the writer's output. NULL otherwise. */
+const char *qb_xw_pending(const struct qb_xw *x, size_t *len);
 
 /* 1 when TEXT holds a character libxml2's writer escapes in character
  * data (& < > " or CR); text without one is written as it is. */
