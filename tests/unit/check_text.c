@@ -50,6 +50,28 @@ START_TEST(trim_and_hash)
 }
 END_TEST
 
+/* A name counts as Moodle stores it: & < > " and CR as the entities
+ * libxml2 writes, a UTF-8 character as one; FIT ends on a whole character. */
+START_TEST(stored_chars_count_entities)
+{
+	static const char *const cases[] = { "abc", "a&b", "<>", "\"", "a\rb", "caf\xc3\xa9", "\xe2\x82\xac&" };
+	static const size_t want[] = { 3, 7, 8, 6, 7, 4, 6 };
+	size_t i, fit;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_uint_eq(qb_text_stored_chars(cases[i], strlen(cases[i]), 1000, NULL), want[i]);
+	/* "a&b" in 5: "a" (1), then "&amp;" would make 6 */
+	ck_assert_uint_eq(qb_text_stored_chars("a&b", 3, 5, &fit), 7);
+	ck_assert_uint_eq(fit, 1);
+	/* a two-byte character that goes over is left out whole */
+	ck_assert_uint_eq(qb_text_stored_chars("ab\xc3\xa9", 4, 2, &fit), 3);
+	ck_assert_uint_eq(fit, 2);
+	/* within the limit: all of it */
+	ck_assert_uint_eq(qb_text_stored_chars("a&b", 3, 7, &fit), 7);
+	ck_assert_uint_eq(fit, 3);
+}
+END_TEST
+
 START_TEST(plain_text_of_markup)
 {
 	static const char xml[] = "<stem>Use <code>all_reduce</code> and <em>not</em>"
@@ -157,6 +179,7 @@ Suite *suite_text(void)
 
 	tcase_add_test(tc, normalize_folds);
 	tcase_add_test(tc, trim_and_hash);
+	tcase_add_test(tc, stored_chars_count_entities);
 	tcase_add_test(tc, plain_text_of_markup);
 	tcase_add_test(tc, buffer_keeps_content_and_tail);
 	tcase_add_test(tc, decimal_writes_every_digit);

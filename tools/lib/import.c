@@ -369,7 +369,8 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 
 	/* '//' is a '/' inside a name, as Moodle writes category paths */
 	while (!rc && p && *p) {
-		size_t len;
+		const char *name_at = NULL;
+		size_t len = 0;
 
 		qb_buf_clear(&name);
 		rc = qb_buf_grow(&name, 0);
@@ -380,14 +381,16 @@ static int find_cat(struct import *im, const char *path, size_t *out)
 		}
 		if (*p == '/')
 			p++;
-		len = name.len;
+		/* Moodle trims each name (split_category_path); an empty one names nothing */
+		if (!rc)
+			name_at = qb_text_trim(name.ptr, &len);
 		if (!rc && len) {
-			struct cat_key key = { parent, name.ptr, len };
-			uint64_t h = cat_key_hash(parent, name.ptr, len);
+			struct cat_key key = { parent, name_at, len };
+			uint64_t h = cat_key_hash(parent, name_at, len);
 
 			i = qb_map_find(&im->catmap, h, &cat_ops, im, &key);
 			if (i == QB_MAP_NONE) {
-				struct cat c = { qb_arena_strndup(&im->arena, name.ptr, len), parent,
+				struct cat c = { qb_arena_strndup(&im->arena, name_at, len), parent,
 						 SIZE_MAX, SIZE_MAX, im->n, NULL,
 						 SIZE_MAX, SIZE_MAX, SIZE_MAX };
 

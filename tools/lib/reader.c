@@ -1475,6 +1475,7 @@ static int push_category(struct qb_reader *r)
 {
 	xmlChar *name = xmlTextReaderGetAttribute(r->xr, BAD_CAST "name");
 	struct category *c;
+	size_t len, fit;
 
 	if (QB_ARRAY_RESERVE(r->cats, r->capcats, r->ncats + 1) ||
 	    QB_ARRAY_RESERVE(r->w.catnames, r->w.capcatnames, r->ncats + 1)) {
@@ -1487,13 +1488,19 @@ static int push_category(struct qb_reader *r)
 	xmlFree(name);
 	if (!c->name)
 		return QB_ENOMEM;
-	if (utf8_chars(c->name) > QB_LIMIT_NAME_CHARS) {
+	qb_text_trim(c->name, &len);
+	if (len == 0 && r->opts.on_diag)
+		r->opts.on_diag(r->opts.diag_ctx, r->path, c->line, QB_RULE_TEXT_EMPTY, NULL,
+				"the category's name is empty or only white space; give it a "
+				"name (Moodle cannot create a category without one)");
+	if (qb_text_stored_chars(c->name, strlen(c->name), QB_LIMIT_NAME_CHARS, &fit) >
+	    QB_LIMIT_NAME_CHARS) {
 		/* keep the name short in every question below it; the finding fails the run */
-		cut_chars(c->name, QB_LIMIT_NAME_CHARS);
+		c->name[fit] = '\0';
 		if (r->opts.on_diag)
 			r->opts.on_diag(r->opts.diag_ctx, r->path, c->line, QB_RULE_LIMIT_EXCEEDED, NULL,
-					"the category name is longer than 255 characters, the most "
-					"Moodle stores (README \"Limits\")");
+					"the category name is longer than the 255 characters "
+					"Moodle stores (& < > \" count as 4 to 6; README \"Limits\")");
 	}
 	r->ncats++;
 	r->category_serial++;
@@ -1598,6 +1605,14 @@ static int read_bank_child(struct qb_reader *r, const char *name)
 		if (!r->bank_title)
 			return QB_ENOMEM;
 		r->bank.title = r->bank_title;
+		/* Moodle files the bank under a category of this name */
+		if (qb_text_stored_chars(t, len, QB_LIMIT_NAME_CHARS, NULL) > QB_LIMIT_NAME_CHARS &&
+		    r->opts.on_diag)
+			r->opts.on_diag(r->opts.diag_ctx, r->path, line_of(n),
+					QB_RULE_LIMIT_EXCEEDED, NULL,
+					"the title is longer than the 255 characters Moodle stores as "
+					"the name of the bank's category (& < > \" count as 4 to 6; "
+					"README \"Limits\")");
 	} else if (strcmp(name, "description") == 0 && !r->bank.description) {
 		xmlNodePtr copy = xmlDocCopyNode(n, r->keep, 1);
 

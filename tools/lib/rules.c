@@ -203,7 +203,8 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	[QB_RULE_LIMIT_EXCEEDED] = { "limit-exceeded", QB_SEV_ERROR,
 	  "an id, a count or a text is over the documented limits",
 	  "qbank bounds what one question may hold (README \"Limits\"): ids of at most 100 "
-	  "characters (Moodle's idnumber), category names of at most 255, at most 100 options "
+	  "characters (Moodle's idnumber), category names and the bank's title of at most 255 as "
+	  "Moodle stores them (& < > \" written as entities, so & counts 5), at most 100 options "
 	  "(and 100 answers, pairs, distractors, tags), 65,536 bytes of text and 1,000 elements "
 	  "per part, images of at most 16 MiB. A question over a limit is checked no further and "
 	  "never exported.\n"
@@ -554,10 +555,12 @@ const struct qb_rule qb_rules[QB_RULE_COUNT] = {
 	  "Bad: <answer tolerance=\"-1\">3.5</answer>\nGood: <answer tolerance=\"0.05\">3.5</answer>",
 	  NULL, NULL },
 	[QB_RULE_TEXT_EMPTY] = { "text-empty", QB_SEV_ERROR,
-	  "a stem, option text or answer is empty or only white space",
+	  "a stem, option text, answer or category name is empty or only white space",
 	  "An empty stem or option prints as a blank and imports as a broken question. Checked: the "
 	  "stem, option texts, answers, the premise and response of matching pairs and extra "
-	  "responses (distractors); each finding names the line of the empty part.\n"
+	  "responses (distractors); each finding names the line of the empty part. A category "
+	  "without a name (name=\"\" or only white space) is reported at its line: Moodle cannot "
+	  "create it, and no reader can tell it apart.\n"
 	  "Bad: <stem></stem>\nGood: <stem>Which technique reduces traffic?</stem>",
 	  qb_rule_text_empty, NULL },
 	[QB_RULE_TYPE_SHAPE] = { "type-shape", QB_SEV_ERROR,

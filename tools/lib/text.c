@@ -39,6 +39,28 @@ const char *qb_text_trim(const char *s, size_t *len)
 	return s;
 }
 
+size_t qb_text_stored_chars(const char *s, size_t len, size_t max, size_t *fit)
+{
+	/* the extra characters of each byte's entity; UTF-8 continuation bytes -1 */
+	static const signed char extra[256] = {
+		['&'] = 4, ['<'] = 3, ['>'] = 3, ['"'] = 5, ['\r'] = 4,
+		[0x80] = -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	};
+	size_t i, n = 0, at = len;
+
+	for (i = 0; i < len; i++) {
+		n += (size_t)(1 + extra[(unsigned char)s[i]]);
+		if (n > max && at == len)
+			at = i;   /* a continuation byte adds nothing: byte I starts a character */
+	}
+	if (fit)
+		*fit = at;
+	return n;
+}
+
 static int is_block(const xmlNode *n)
 {
 	static const char *const blocks[] = { "p", "pre", "ul", "ol", "li", "br", NULL };

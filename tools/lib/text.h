@@ -19,6 +19,13 @@ const char *qb_decimal(char out[QB_DECIMAL_SIZE], unsigned long n);
 /* Skips XML white space at both ends; returns the start, sets *len. */
 const char *qb_text_trim(const char *s, size_t *len);
 
+/* The characters of the first LEN bytes of S (UTF-8) once & < > " and CR
+ * are written as the entities Moodle stores a name with (&amp; &lt; &gt;
+ * &quot; &#13;, as xmlEncodeSpecialChars writes them): what its 255-character
+ * category name column holds. *FIT, when not NULL, gets how many bytes of S
+ * hold at most MAX such characters. */
+size_t qb_text_stored_chars(const char *s, size_t len, size_t max, size_t *fit);
+
 /* Appends the plain text of a rich-text element: markup dropped, math kept
  * as its TeX source, img as its alt text, br and block boundaries as a
  * space. */

@@ -52,6 +52,10 @@ struct moodle {
 	/* the category of the last question written */
 	int have_cat;
 	size_t cat_file, cat_serial;
+	/* the enclosing categories last found good, checked again only when
+	 * they change (a failing one is checked for each of its questions) */
+	int cats_ok;
+	size_t ok_file, ok_serial;
 
 	/* the first problem found (reported at commit) and how many there were */
 	char problem[900];
@@ -740,10 +744,7 @@ static int check_category_name(struct moodle *st, const struct qb_question *q, c
 	if (len == 0)
 		return problem(st, q, 0, "an enclosing category has an empty name, which "
 			       "Moodle cannot create");
-	qb_buf_clear(&st->tmp2);
-	if (qb_moodle_html_escape(&st->tmp2, name))
-		return problem(st, q, 0, "out of memory");
-	if (qb_moodle_utf8_len(st->tmp2.ptr) > 255)
+	if (qb_text_stored_chars(name, strlen(name), QB_LIMIT_NAME_CHARS, NULL) > QB_LIMIT_NAME_CHARS)
 		return problem(st, q, 0, "the name of category '%s' is longer than the 255 "
 			       "characters Moodle stores (& < > \" count as 4 to 6)", name);
 	return 0;
@@ -753,11 +754,17 @@ static int check_categories(struct moodle *st, const struct qb_question *q)
 {
 	size_t i;
 
+	if (st->cats_ok && st->ok_file == q->file_index && st->ok_serial == q->category_serial)
+		return 0;
+	st->cats_ok = 0;
 	if (check_category_name(st, q, st->title ? st->title : ""))
 		return 1;
 	for (i = 0; i < q->ncategories; i++)
 		if (check_category_name(st, q, q->categories[i]))
 			return 1;
+	st->cats_ok = 1;
+	st->ok_file = q->file_index;
+	st->ok_serial = q->category_serial;
 	return 0;
 }
 
@@ -844,6 +851,7 @@ int qb_moodle_bank(void *state, const struct qb_bank_info *b, struct qb_error *e
 	free(st->info);
 	st->info = NULL;
 	st->info_plain = 0;
+	st->cats_ok = 0;      /* the title is one of the names checked */
 	/* An untitled bank is named by its id, so that its category has a name. */
 	if (!t || !len) {
 		t = b->id && b->id[0] ? b->id : "bank";
