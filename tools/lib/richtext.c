@@ -238,6 +238,13 @@ int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opt
 	return qb_xw_sync(&x) ? x.rc : rc;
 }
 
+int qb_rich_write_into(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o)
+{
+	int rc = write_rich(x, n, o, 0);
+
+	return x->rc ? x->rc : rc;
+}
+
 /* ---- a renderer for many fields ------------------------------------------ */
 
 /* The writer keeps one element, <r>, open for its whole life, with its

@@ -51,6 +51,14 @@ struct qb_rich_opts {
  * W must have an element open: libxml2's writer escapes text only there. */
 int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opts *o);
 
+/* The same into X's innermost element, one X opened itself
+ * (qb_xw_start_inline) inside mixed content: the children go into X's
+ * pending bytes like the rest of the page, not through the writer. X's
+ * utf8 says, as for qb_rich_write, how attribute values are written.
+ * Returns X's error. */
+struct qb_xw;
+int qb_rich_write_into(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
+
 /* The same, as an HTML string appended to OUT. */
 int qb_rich_to_html(struct qb_buf *out, const xmlNode *n, const struct qb_rich_opts *o);
 

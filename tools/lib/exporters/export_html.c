@@ -314,7 +314,7 @@ static int rich(struct html *st, const char *name, const char *cls, const xmlNod
 		return st->rc;
 	if (tag(st, name, cls))
 		return st->rc;
-	if (qb_rich_write(qb_xw_writer(&st->x), n, &o) && !st->rc)
+	if (qb_rich_write_into(&st->x, n, &o) && !st->rc)
 		st->rc = QB_EIO;
 	return end(st);
 }
