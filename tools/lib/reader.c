@@ -1606,8 +1606,8 @@ static int read_bank_child(struct qb_reader *r, const char *name)
 			return QB_ENOMEM;
 		r->bank.title = r->bank_title;
 		/* Moodle files the bank under a category of this name */
-		if (qb_text_stored_chars(t, len, QB_LIMIT_NAME_CHARS, NULL) > QB_LIMIT_NAME_CHARS &&
-		    r->opts.on_diag)
+		if (qb_text_stored_chars(r->bank_title, len, QB_LIMIT_NAME_CHARS, NULL) >
+		    QB_LIMIT_NAME_CHARS && r->opts.on_diag)
 			r->opts.on_diag(r->opts.diag_ctx, r->path, line_of(n),
 					QB_RULE_LIMIT_EXCEEDED, NULL,
 					"the title is longer than the 255 characters Moodle stores as "
