@@ -16,6 +16,8 @@
 
 #include "core/buf.h"
 
+struct qb_xw;   /* xmlw.h */
+
 enum qb_math_mode {
 	QB_MATH_TEX,       /* \( ... \) and \[ ... \] for MathJax (Moodle's filter) */
 	/* The same inside <span class="math">, or <div class="math"> for
@@ -56,7 +58,6 @@ int qb_rich_write(xmlTextWriterPtr w, const xmlNode *n, const struct qb_rich_opt
  * pending bytes like the rest of the page, not through the writer. X's
  * utf8 says, as for qb_rich_write, how attribute values are written.
  * Returns X's error. */
-struct qb_xw;
 int qb_rich_write_into(struct qb_xw *x, const xmlNode *n, const struct qb_rich_opts *o);
 
 /* The same, as an HTML string appended to OUT. */
